@@ -1,0 +1,161 @@
+"""Actions: what a player does at a decision point, and their text form.
+
+Every action has one canonical text that parses back to the same action:
+
+=================  ==========================================================
+text               meaning
+=================  ==========================================================
+``take 5c6c7c/…``  take the centre card; the melds are the player's whole new
+                   table (melds separated by ``/``)
+``decline``        refuse the card offered by the opponent
+``pass``           refuse the card the player turned from the stock
+``pass 5c6c7c/…``  (variant) lay cards from hand as this new table, then pass
+``force``          make the opponent take the card he just refused
+``noforce``        let the refused card go
+``discard Kh``     discard a hand card
+=================  ==========================================================
+
+>>> action = Action.parse("take 6c7cJc/5h5d5c")
+>>> str(action)
+'take 6c7cJc/5h5d5c'
+>>> Action.parse(str(Action.discard(Card.parse("Kh")))) == Action.discard(Card.parse("Kh"))
+True
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from .cards import CARDS, Card, CardSet, format_mask, iter_card_tokens, parse_cards_mask
+from .errors import InvalidNotationError
+from .melds import Partition, format_partition, meld_kind
+
+
+class ActionKind(IntEnum):
+    """The kinds of action."""
+
+    TAKE = 0
+    DECLINE = 1
+    PASS = 2
+    FORCE = 3
+    NO_FORCE = 4
+    DISCARD = 5
+
+
+_WORDS = {
+    ActionKind.TAKE: "take",
+    ActionKind.DECLINE: "decline",
+    ActionKind.PASS: "pass",
+    ActionKind.FORCE: "force",
+    ActionKind.NO_FORCE: "noforce",
+    ActionKind.DISCARD: "discard",
+}
+_KINDS = {word: kind for kind, word in _WORDS.items()}
+
+
+class Action(NamedTuple):
+    """One action.  ``card`` is set for a discard, ``melds`` for a take (and a lay-and-pass).
+
+    For a take, ``melds`` is the player's whole table after the take, as a sorted
+    partition of meld masks; the centre card is implied by the position.
+    """
+
+    kind: ActionKind
+    card: int = -1
+    melds: Partition = ()
+
+    @classmethod
+    def take(cls, melds: Partition) -> Action:
+        return cls(ActionKind.TAKE, -1, tuple(sorted(melds)))
+
+    @classmethod
+    def discard(cls, card: Card | int) -> Action:
+        return cls(ActionKind.DISCARD, card.index if isinstance(card, Card) else card)
+
+    @property
+    def table(self) -> CardSet:
+        """All cards of the new table of a take (empty for other actions)."""
+        total = 0
+        for m in self.melds:
+            total |= m
+        return CardSet(total)
+
+    @property
+    def discarded(self) -> Card | None:
+        """The card of a discard."""
+        return CARDS[self.card] if self.card >= 0 else None
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the canonical text of an action (case and spacing forgiven).
+
+        :raises InvalidNotationError: naming what could not be read.
+        """
+        words = text.strip().split(None, 1)
+        if not words:
+            raise InvalidNotationError("Empty action text.")
+        word = words[0].lower()
+        rest = words[1].strip() if len(words) > 1 else ""
+        kind = _KINDS.get(word)
+        if kind is None:
+            raise InvalidNotationError(
+                f"Unknown action {words[0]!r}; actions are: {', '.join(_KINDS)}."
+            )
+        if kind is ActionKind.DISCARD:
+            if not rest:
+                raise InvalidNotationError("'discard' needs the card to discard, e.g. 'discard Kh'.")
+            found = list(iter_card_tokens(rest))
+            if len(found) != 1:
+                raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")
+            return cls(kind, found[0])
+        if kind in (ActionKind.TAKE, ActionKind.PASS) and rest:
+            return cls(kind, -1, parse_partition(rest))
+        if rest:
+            raise InvalidNotationError(f"'{word}' takes nothing after it, got {rest!r}.")
+        if kind is ActionKind.TAKE:
+            raise InvalidNotationError(
+                "'take' needs the new table, e.g. 'take 5c6c7c/JhJdJc' "
+                "(a front end may accept shorter forms)."
+            )
+        return cls(kind)
+
+    def __str__(self) -> str:
+        word = _WORDS[self.kind]
+        if self.kind is ActionKind.DISCARD:
+            return f"{word} {format_mask(1 << self.card)}"
+        if self.melds:
+            return f"{word} {format_partition(self.melds)}"
+        return word
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+
+def parse_partition(text: str) -> Partition:
+    """Read melds separated by ``/`` (or spaces between melds of run-together cards).
+
+    Each meld must be a set or run (length caps are checked by the rules, not here).
+
+    >>> format_partition(parse_partition("5c6c7c / Jh Jd Jc"))
+    '5c6c7c/JhJdJc'
+
+    :raises InvalidNotationError: for bad cards, a card written twice or a non-meld.
+    """
+    text = text.strip()
+    if text in ("", "-"):
+        return ()
+    chunks = [c for c in text.split("/")] if "/" in text else text.split()
+    melds: list[int] = []
+    seen = 0
+    for chunk in chunks:
+        mask = parse_cards_mask(chunk)
+        if not mask:
+            raise InvalidNotationError(f"Empty meld in {text!r}.")
+        if mask & seen:
+            raise InvalidNotationError(f"{format_mask(mask & seen)} is written twice in {text!r}.")
+        if meld_kind(mask) is None:
+            raise InvalidNotationError(f"{format_mask(mask, '')} is not a meld in {text!r}.")
+        seen |= mask
+        melds.append(mask)
+    return tuple(sorted(melds))

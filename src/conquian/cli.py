@@ -1,0 +1,234 @@
+"""The ``conquian`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__
+from .errors import ConquianError
+from .game import Game
+from .notation import format_position, parse_position
+from .records import GameRecord, format_result, load_record
+from .rules import PRESET_SOURCES, PRESETS, describe, find_rules
+
+
+class CliError(Exception):
+    """A problem to report on stderr with exit status 1."""
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, sort_keys=False))
+
+
+def cmd_rules(args: argparse.Namespace) -> None:
+    rules = find_rules(args.preset)
+    if args.json:
+        _print_json({"spec": rules.to_spec(), "flags": rules.to_dict()})
+        return
+    print(describe(rules))
+    if args.preset in PRESET_SOURCES:
+        print()
+        print(PRESET_SOURCES[args.preset])
+    print()
+    print(f"Presets: {', '.join(PRESETS)}.  Change a flag with e.g. 'standard,max_seq_len=10'.")
+
+
+def cmd_legal(args: argparse.Namespace) -> None:
+    state = parse_position(args.position)
+    actions = [str(a) for a in state.legal_actions()]
+    if args.json:
+        _print_json(
+            {
+                "position": format_position(state),
+                "phase": state.phase.value,
+                "player": state.player if not state.is_over else None,
+                "legal_actions": actions,
+            }
+        )
+        return
+    if state.is_over:
+        print(f"The deal is over: {state.outcome()}. No legal actions.")
+        return
+    print(f"Player {state.player} to act ({state.phase.value}); {len(actions)} legal actions:")
+    for action in actions:
+        print(f"  {action}")
+
+
+def cmd_replay(args: argparse.Namespace) -> None:
+    record = load_record(args.file)
+    if args.redact is not None:
+        sys.stdout.write(record.for_player(args.redact).dumps())
+        return
+    steps = list(record.iter_replay())
+    final = steps[-1][2]
+    if args.json:
+        _print_json(
+            {
+                "valid": True,
+                "rules": record.rules,
+                "players": list(record.players),
+                "actions": len(record.actions),
+                "result": format_result(final.outcome()),
+                "final_position": format_position(final),
+            }
+        )
+        return
+    print(f"Rules: {record.rules}   Dealer: p{record.dealer}   Stake: {record.stake}")
+    print(f"Players: p0 {record.players[0]}, p1 {record.players[1]}")
+    if record.viewpoint is not None:
+        print(f"Redacted record: the view of p{record.viewpoint}")
+    previous = steps[0][2]
+    for number, action, state in steps[1:]:
+        assert action is not None
+        note = ""
+        if state.phase.value == "turn":
+            note = f"   (p{state.player} turns {state.centre_card})"
+        print(f"{number:4d}. p{previous.player} {action}{note}")
+        if args.positions:
+            print(f"      {format_position(state)}")
+        previous = state
+    print(f"Result: {format_result(final.outcome())}")
+
+
+def cmd_selfplay(args: argparse.Namespace) -> None:
+    rules = find_rules(args.rules)
+    rng = random.Random(args.seed)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+    wins = [0, 0]
+    draws = 0
+    decisions = 0
+    for number in range(1, args.games + 1):
+        game = Game(rules, seed=rng.randrange(2**32), dealer=(number - 1) % 2,
+                    players=("random", "random"))
+        while not game.state.is_over:
+            game.push(rng.choice(game.legal_actions()))
+        outcome = game.state.outcome()
+        assert outcome is not None
+        decisions += len(game.history)
+        if outcome.winner is None:
+            draws += 1
+        else:
+            wins[outcome.winner] += 1
+        if args.out:
+            path = os.path.join(args.out, f"game-{number:05d}.toml")
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(GameRecord.from_game(game, event="selfplay").dumps())
+    summary = {
+        "games": args.games,
+        "wins": wins,
+        "draws": draws,
+        "mean_decisions": decisions / args.games if args.games else 0.0,
+        "out": args.out,
+    }
+    if args.json:
+        _print_json(summary)
+        return
+    print(
+        f"{args.games} random games ({rules.to_spec()} rules, seed {args.seed}): "
+        f"p0 won {wins[0]}, p1 won {wins[1]}, {draws} drawn; "
+        f"{summary['mean_decisions']:.1f} decisions per game."
+    )
+    if args.out:
+        print(f"Records written to {args.out}/")
+
+
+def cmd_bench(args: argparse.Namespace) -> None:
+    from . import bench
+
+    result = bench.run(args.seconds, args.rules, anchors_too=not args.no_anchors)
+    if args.json:
+        _print_json(result)
+        return
+    print(f"Random legal play, {result['rules']} rules, {args.seconds:g} s per engine, one core")
+    print(f"  conquian            {result['games_per_s']:9.0f} games/s "
+          f"{result['decisions_per_s']:10.0f} decisions/s")
+    for key, name in (("openspiel_gin", "OpenSpiel gin"), ("rlcard_gin", "RLCard gin")):
+        if f"{key}_games_per_s" in result:
+            ratio = result["games_per_s"] / result[f"{key}_games_per_s"]
+            print(f"  {name:<18}  {result[f'{key}_games_per_s']:9.0f} games/s "
+                  f"{result[f'{key}_decisions_per_s']:10.0f} decisions/s   "
+                  f"conquian is {ratio:.1f}x")
+        else:
+            print(f"  {name:<18}  not installed (pip install 'conquian[bench]')")
+    print(f"  state copy          {result['copy_us']:9.2f} us")
+    print(f"  re-deal hidden      {result['redeal_us']:9.2f} us")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="conquian",
+        description="Conquian, the two-player ancestor of rummy: rules, positions, records.",
+    )
+    parser.add_argument("--version", action="version", version=f"conquian {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="the rules of a preset in plain words",
+                       description="Explain a rules preset (or spec) in plain words.")
+    p.add_argument("preset", nargs="?", default="standard",
+                   help="preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'")
+    p.add_argument("--json", action="store_true", help="print the flags as JSON")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("legal", help="the legal actions at a position",
+                       description="List the legal actions at a position string.")
+    p.add_argument("position", help="a position string (see docs/notation.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("replay", help="check a game record and print the game",
+                       description="Replay a record, checking every action.")
+    p.add_argument("file", help="a record file (.toml)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--positions", action="store_true",
+                   help="print the position string after every action")
+    p.add_argument("--redact", type=int, choices=(0, 1), metavar="PLAYER",
+                   help="print the record as PLAYER may see it (hidden cards as ??)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("selfplay", help="random legal games, optionally saved as records",
+                       description="Play random legal games.")
+    p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--rules", default="standard", help="rules preset or spec")
+    p.add_argument("--out", metavar="DIR", help="save each game's record in DIR")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("bench", help="engine throughput",
+                       description="Measure engine throughput (and anchors, if installed).")
+    p.add_argument("--seconds", type=float, default=5.0, help="seconds per engine (default 5)")
+    p.add_argument("--rules", default="standard", help="rules preset or spec")
+    p.add_argument("--no-anchors", action="store_true", help="skip OpenSpiel and RLCard")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    if getattr(args, "games", 1) < 0 or getattr(args, "seconds", 1.0) <= 0:
+        print("conquian: error: counts and times must be positive.", file=sys.stderr)
+        return 2
+    try:
+        args.func(args)
+    except (ConquianError, CliError) as exc:
+        print(f"conquian: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,465 @@
+"""The rules of a Conquian game: every variant flag, validated, with named presets.
+
+>>> rules = find_rules("standard")
+>>> rules.max_seq_len, rules.forcing
+(8, <Forcing.OPTIONAL: 'optional'>)
+>>> find_rules("standard,max_seq_len=10").to_spec()
+'standard,max_seq_len=10'
+>>> find_rules("bicycle").to_spec()
+'bicycle'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from .cards import DeckStyle
+from .errors import InvalidRulesError
+from .melds import MAX_RUN, RearrangeMode
+
+
+class FirstDealer(StrEnum):
+    RANDOM = "random"
+    LOW_CUT = "low_cut"
+
+
+class InitialUpcard(StrEnum):
+    NONE = "none"
+    OFFERED_TO_BOTH = "offered_to_both"
+
+
+class MeldWithoutTake(StrEnum):
+    NEVER = "never"
+    BEFORE_REJECTING_STOCK_CARD = "before_rejecting_stock_card"
+
+
+class Forcing(StrEnum):
+    OPTIONAL = "optional"
+    OFF = "off"
+    AUTOMATIC = "automatic"
+
+
+class ForceScope(StrEnum):
+    ANY_DECLINED = "any_declined"
+    OFFERED_ONLY = "offered_only"
+
+
+class ForceFit(StrEnum):
+    DIRECT = "direct"
+    WITH_REARRANGEMENT = "with_rearrangement"
+
+
+class ForcedTake(StrEnum):
+    FULL = "full"
+    MINIMAL = "minimal"
+
+
+class Exhaustion(StrEnum):
+    DRAW = "draw"
+    FEWEST_HAND_CARDS = "fewest_hand_cards"
+
+
+class DrawStake(StrEnum):
+    CARRY = "carry"
+    NONE = "none"
+    DOUBLE_NEXT = "double_next"
+    DOUBLE_COMPOUND = "double_compound"
+
+
+class Scoring(StrEnum):
+    STAKE = "stake"
+    POINTS = "points"
+
+
+class MatchKind(StrEnum):
+    SINGLE_DEAL = "single_deal"
+    N_DEALS = "n_deals"
+    FIRST_TO = "first_to"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule that can vary, validated on construction.
+
+    >>> Rules(max_seq_len=11)
+    Traceback (most recent call last):
+    ...
+    conquian.errors.InvalidRulesError: max_seq_len must be between 3 and 10, got 11.
+    """
+
+    deck_style: DeckStyle = DeckStyle.FRENCH
+    """Card labels: french (A..7 J Q K), spanish (1..7 10 11 12), a_to_10 (A..10)."""
+    deal_packet: int = 1
+    """Cards dealt to a player at a time: 1, or 2 (five rounds of two)."""
+    first_dealer: FirstDealer = FirstDealer.RANDOM
+    """Who deals first in a match: random, or low_cut (lower cut card deals)."""
+    initial_upcard: InitialUpcard = InitialUpcard.NONE
+    """none, or offered_to_both: a card turned after the deal goes to non-dealer then dealer."""
+    max_seq_len: int = 8
+    """Longest run allowed (3..10)."""
+    rearrange_mode: RearrangeMode = RearrangeMode.FREE
+    """How own melds may change during a take: free, foster_borrow or none."""
+    meld_without_take: MeldWithoutTake = MeldWithoutTake.NEVER
+    """never, or before_rejecting_stock_card: lay cards from hand before passing a turned card."""
+    forcing: Forcing = Forcing.OPTIONAL
+    """optional (the opponent chooses), off, or automatic."""
+    force_scope: ForceScope = ForceScope.ANY_DECLINED
+    """any_declined (offered or own passed card) or offered_only."""
+    force_fit: ForceFit = ForceFit.DIRECT
+    """direct (extends one existing meld) or with_rearrangement."""
+    forced_take: ForcedTake = ForcedTake.FULL
+    """full (a forced take is a normal take) or minimal (only the forced card is added)."""
+    exhaustion: Exhaustion = Exhaustion.DRAW
+    """What an exhausted stock means: draw, or fewest_hand_cards wins."""
+    draw_stake: DrawStake = DrawStake.CARRY
+    """What a drawn deal does to the next stake: carry, none, double_next, double_compound."""
+    scoring: Scoring = Scoring.STAKE
+    """stake (loser pays the stake) or points (winner scores the loser's hand)."""
+    match: MatchKind = MatchKind.SINGLE_DEAL
+    """single_deal, n_deals (match_target deals) or first_to (match_target balance)."""
+    match_target: int = 1
+    """Deals in an n_deals match, or the balance to reach in a first_to match."""
+    base_stake: int = 1
+    """Stake of a deal that follows a decided deal."""
+    hand_size: int = 10
+    """Cards dealt to each player; a player goes out with hand_size + 1 melded."""
+    num_players: int = 2
+    """Players at the table (only 2 is supported)."""
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            kind = field.type if isinstance(field.type, type) else _FIELD_TYPES[field.name]
+            if issubclass(kind, StrEnum):
+                try:
+                    object.__setattr__(self, field.name, kind(value))
+                except ValueError:
+                    choices = ", ".join(v.value for v in kind)
+                    raise InvalidRulesError(
+                        f"{field.name} must be one of {choices}; got {value!r}."
+                    ) from None
+            elif not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidRulesError(f"{field.name} must be a whole number, got {value!r}.")
+        if not 3 <= self.max_seq_len <= MAX_RUN:
+            raise InvalidRulesError(
+                f"max_seq_len must be between 3 and {MAX_RUN}, got {self.max_seq_len}."
+            )
+        if self.deal_packet not in (1, 2):
+            raise InvalidRulesError(f"deal_packet must be 1 or 2, got {self.deal_packet}.")
+        if self.num_players != 2:
+            raise InvalidRulesError(
+                f"num_players must be 2 (the two-player game), got {self.num_players}."
+            )
+        if not 1 <= self.hand_size <= 10 or self.hand_size % self.deal_packet:
+            raise InvalidRulesError(
+                f"hand_size must be 1..10 and a multiple of deal_packet, got {self.hand_size}."
+            )
+        if self.base_stake < 1:
+            raise InvalidRulesError(f"base_stake must be at least 1, got {self.base_stake}.")
+        if self.match_target < 1:
+            raise InvalidRulesError(f"match_target must be at least 1, got {self.match_target}.")
+        if self.match is MatchKind.SINGLE_DEAL and self.match_target != 1:
+            raise InvalidRulesError("match_target needs match n_deals or first_to.")
+        if (
+            self.rearrange_mode is RearrangeMode.NONE
+            and self.force_fit is ForceFit.WITH_REARRANGEMENT
+        ):
+            raise InvalidRulesError(
+                "force_fit with_rearrangement needs a rearrange_mode that allows rearranging "
+                "(free or foster_borrow), not none."
+            )
+        if self.scoring is Scoring.POINTS and self.draw_stake is not DrawStake.NONE:
+            raise InvalidRulesError(
+                "scoring points scores cards, not stakes: it needs draw_stake none, "
+                f"not {self.draw_stake.value}."
+            )
+        if self.forcing is Forcing.OFF and (
+            self.force_scope is not ForceScope.ANY_DECLINED
+            or self.force_fit is not ForceFit.DIRECT
+            or self.forced_take is not ForcedTake.FULL
+        ):
+            raise InvalidRulesError(
+                "force_scope, force_fit and forced_take have no meaning with forcing off; "
+                "leave them at their defaults."
+            )
+
+    @property
+    def cards_to_win(self) -> int:
+        """Cards on the table that win a deal (hand_size + 1)."""
+        return self.hand_size + 1
+
+    @property
+    def stock_size(self) -> int:
+        """Stock cards after the deal (before any upcard is turned)."""
+        return 40 - self.num_players * self.hand_size
+
+    def with_flags(self, **flags: Any) -> Rules:
+        """A copy with some flags changed (validated).
+
+        :raises InvalidRulesError: for an unknown flag or a bad value.
+        """
+        unknown = sorted(set(flags) - set(FLAG_NAMES))
+        if unknown:
+            raise InvalidRulesError(
+                f"Unknown rules flag {unknown[0]!r}; flags are: {', '.join(FLAG_NAMES)}."
+            )
+        return replace(self, **flags)
+
+    def differences(self, other: Rules) -> dict[str, Any]:
+        """Flags whose values differ from ``other``, with this object's values."""
+        return {
+            name: getattr(self, name)
+            for name in FLAG_NAMES
+            if getattr(self, name) != getattr(other, name)
+        }
+
+    def to_spec(self) -> str:
+        """The shortest text ``preset[,flag=value...]`` naming these rules."""
+        best = ""
+        for name, preset in PRESETS.items():
+            diff = self.differences(preset)
+            spec = ",".join([name] + [f"{k}={_flag_text(v)}" for k, v in diff.items()])
+            if not best or spec.count(",") < best.count(","):
+                best = spec
+        return best
+
+    def to_dict(self) -> dict[str, str | int]:
+        """Every flag as plain JSON values."""
+        return {name: _flag_json(getattr(self, name)) for name in FLAG_NAMES}
+
+
+_FIELD_TYPES: dict[str, type] = {
+    "deck_style": DeckStyle,
+    "deal_packet": int,
+    "first_dealer": FirstDealer,
+    "initial_upcard": InitialUpcard,
+    "max_seq_len": int,
+    "rearrange_mode": RearrangeMode,
+    "meld_without_take": MeldWithoutTake,
+    "forcing": Forcing,
+    "force_scope": ForceScope,
+    "force_fit": ForceFit,
+    "forced_take": ForcedTake,
+    "exhaustion": Exhaustion,
+    "draw_stake": DrawStake,
+    "scoring": Scoring,
+    "match": MatchKind,
+    "match_target": int,
+    "base_stake": int,
+    "hand_size": int,
+    "num_players": int,
+}
+FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+
+
+def _flag_text(value: object) -> str:
+    return value.value if isinstance(value, StrEnum) else str(value)
+
+
+def _flag_json(value: object) -> str | int:
+    if isinstance(value, StrEnum):
+        return value.value
+    assert isinstance(value, int)
+    return value
+
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "bicycle": Rules(
+        max_seq_len=10,
+        force_scope=ForceScope.OFFERED_ONLY,
+        forced_take=ForcedTake.MINIMAL,
+        meld_without_take=MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD,
+    ),
+    "foster": Rules(
+        deck_style=DeckStyle.A_TO_10,
+        deal_packet=2,
+        first_dealer=FirstDealer.LOW_CUT,
+        max_seq_len=10,
+        rearrange_mode=RearrangeMode.FOSTER_BORROW,
+        forced_take=ForcedTake.MINIMAL,
+    ),
+    "wikipedia": Rules(deal_packet=2, initial_upcard=InitialUpcard.OFFERED_TO_BOTH),
+}
+"""The named rule sets."""
+
+PRESET_SOURCES: dict[str, str] = {
+    "standard": "The modern standard rules (pagat, filled in from Foster and Hoyle).",
+    "bicycle": "Bicycle's Hoyle-style rules: no run cap, only an offered card can be forced, "
+    "a forced player only adds the card, and cards may be laid before passing a turned card.",
+    "foster": "R. F. Foster's Complete Hoyle (1897): A-10 pack dealt in twos, cut for deal, "
+    "no run cap, restricted borrowing, a forced player only adds the card.",
+    "wikipedia": "Wikipedia's description: dealt in twos, with an upcard offered to both players.",
+}
+
+
+def _parse_value(name: str, text: str) -> Any:
+    kind = _FIELD_TYPES[name]
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise InvalidRulesError(f"{name} must be a whole number, got {text!r}.") from None
+    return text
+
+
+def find_rules(spec: str | Rules) -> Rules:
+    """Rules from a spec ``preset[,flag=value...]``, e.g. ``foster,max_seq_len=8``.
+
+    >>> find_rules("standart")
+    Traceback (most recent call last):
+    ...
+    conquian.errors.InvalidRulesError: Unknown rules preset 'standart'; presets are: standard, bicycle, foster, wikipedia.
+
+    :raises InvalidRulesError: for an unknown preset or flag, a bad value or combination.
+    """
+    if isinstance(spec, Rules):
+        return spec
+    parts = [p.strip() for p in spec.strip().split(",")]
+    name = parts[0].lower()
+    if name not in PRESETS:
+        raise InvalidRulesError(
+            f"Unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}."
+        )
+    flags: dict[str, Any] = {}
+    for part in parts[1:]:
+        key, sep, value = part.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not sep:
+            raise InvalidRulesError(f"Expected flag=value in rules spec, got {part!r}.")
+        if key not in _FIELD_TYPES:
+            raise InvalidRulesError(
+                f"Unknown rules flag {key!r}; flags are: {', '.join(FLAG_NAMES)}."
+            )
+        flags[key] = _parse_value(key, value.strip().lower())
+    return PRESETS[name].with_flags(**flags) if flags else PRESETS[name]
+
+
+_FLAG_WORDS: dict[str, dict[str, str]] = {
+    "deck_style": {
+        "french": "A 40-card French-suited pack: A 2 3 4 5 6 7 J Q K in spades, hearts, "
+        "diamonds and clubs.",
+        "spanish": "A 40-card Spanish pack: 1-7, sota (10), caballo (11) and rey (12) in "
+        "espadas, copas, oros and bastos.",
+        "a_to_10": "A 40-card pack of A to 10 in each suit (Foster's American pack).",
+    },
+    "deal_packet": {
+        "1": "Each player gets 10 cards dealt one at a time, non-dealer first.",
+        "2": "Each player gets 10 cards dealt two at a time, non-dealer first.",
+    },
+    "first_dealer": {
+        "random": "The first dealer is chosen at random; then the deal alternates.",
+        "low_cut": "Both players cut; the lower card deals first; then the deal alternates.",
+    },
+    "initial_upcard": {
+        "none": "The other 20 cards form the stock; no card is turned up after the deal.",
+        "offered_to_both": "After the deal one card is turned up and offered to the non-dealer, "
+        "then the dealer; if both refuse it is dead.",
+    },
+    "rearrange_mode": {
+        "free": "When you take a card you may rearrange your own melds in any way, as long as "
+        "every table card ends in a valid meld.",
+        "foster_borrow": "When you take a card you may only borrow one card of a set into a run, "
+        "or end cards of a run into a set; melds are never split in the middle or merged.",
+        "none": "When you take a card your existing melds may only be extended, never split, "
+        "merged or borrowed from.",
+    },
+    "meld_without_take": {
+        "never": "You lay cards down only when you take a card.",
+        "before_rejecting_stock_card": "After turning a stock card you may lay cards from your "
+        "hand before passing it (no discard follows).",
+    },
+    "forcing": {
+        "optional": "If a player refuses a card that fits one of his melds, his opponent may "
+        "force him to take it.",
+        "off": "Nobody can be forced to take a card.",
+        "automatic": "A refused card that fits one of the refuser's melds is always forced on him.",
+    },
+    "force_scope": {
+        "any_declined": "Forcing applies to an offered card he declines and to a stock card he "
+        "turned and passed.",
+        "offered_only": "Forcing applies only to a card offered to him that he declines.",
+    },
+    "force_fit": {
+        "direct": "A card can be forced only if it extends one of his melds as it stands.",
+        "with_rearrangement": "A card can be forced if his table plus the card can be rearranged "
+        "into melds.",
+    },
+    "forced_take": {
+        "full": "A forced player takes the card as in any take, and may lay other cards too.",
+        "minimal": "A forced player only adds the forced card to his table.",
+    },
+    "exhaustion": {
+        "draw": "If a player must turn a stock card and none is left, the deal is a draw.",
+        "fewest_hand_cards": "If a player must turn a stock card and none is left, the player "
+        "with fewer cards in hand wins (equal is a draw).",
+    },
+    "draw_stake": {
+        "carry": "A drawn deal carries its stake over: the next decided deal is worth one more "
+        "unit for each draw just before it.",
+        "none": "A drawn deal changes nothing.",
+        "double_next": "After one or more drawn deals the next decided deal is worth double.",
+        "double_compound": "Each drawn deal doubles the value of the next decided deal.",
+    },
+    "scoring": {
+        "stake": "The loser of a deal pays the winner the deal's stake.",
+        "points": "The winner scores the cards left in the loser's hand: 2-7 at face value, "
+        "J Q K 10, A 15.",
+    },
+    "match": {
+        "single_deal": "Play ends with the first decided deal.",
+        "n_deals": "The match lasts a fixed number of deals.",
+        "first_to": "The match ends when a player's balance reaches the target.",
+    },
+}
+
+
+def describe(rules: Rules) -> str:
+    """The rules in plain words, followed by every flag.
+
+    >>> print(describe(find_rules("standard")).splitlines()[0])
+    Conquian for two players (standard rules).
+    """
+    name = rules.to_spec()
+    lines = [f"Conquian for two players ({name} rules).", ""]
+    words = _FLAG_WORDS
+    lines.append(words["deck_style"][rules.deck_style.value])
+    lines.append(words["deal_packet"][str(rules.deal_packet)].replace(
+        "10 cards", f"{rules.hand_size} cards"))
+    lines.append(words["first_dealer"][rules.first_dealer.value])
+    lines.append(words["initial_upcard"][rules.initial_upcard.value].replace(
+        "20 cards", f"{rules.stock_size} cards"))
+    lines.append(
+        "Melds are sets of 3 or 4 cards of one rank, and runs of 3 to "
+        f"{rules.max_seq_len} cards of one suit in order (ace low, 7 next to J, no wrap-around)."
+    )
+    lines.append(
+        "On your turn you may take the card your opponent discarded or passed, laying it at once "
+        "with cards from your hand or onto your own melds; a taken card never goes into your "
+        "hand. If you decline it, it is dead and you turn the top stock card, which you may take "
+        "or pass to your opponent. After taking you discard one card."
+    )
+    lines.append(words["rearrange_mode"][rules.rearrange_mode.value])
+    lines.append(words["meld_without_take"][rules.meld_without_take.value])
+    lines.append(words["forcing"][rules.forcing.value])
+    if rules.forcing is not Forcing.OFF:
+        lines.append(words["force_scope"][rules.force_scope.value])
+        lines.append(words["force_fit"][rules.force_fit.value])
+        lines.append(words["forced_take"][rules.forced_take.value])
+    lines.append(
+        f"You win by melding exactly {rules.cards_to_win} cards, the last one being the centre "
+        f"card; {rules.hand_size} melded and an empty hand after a discard is not out."
+    )
+    lines.append(words["exhaustion"][rules.exhaustion.value])
+    lines.append(words["scoring"][rules.scoring.value])
+    lines.append(words["draw_stake"][rules.draw_stake.value])
+    lines.append(words["match"][rules.match.value])
+    lines.append("")
+    lines.append("Flags:")
+    width = max(len(n) for n in FLAG_NAMES)
+    for flag in FLAG_NAMES:
+        lines.append(f"  {flag.ljust(width)}  {_flag_text(getattr(rules, flag))}")
+    return "\n".join(lines)

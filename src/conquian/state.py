@@ -1,0 +1,713 @@
+"""The state machine of one deal.
+
+A :class:`GameState` is one position of a deal: hands, each table with its
+partition into melds, the centre card and where it came from, the dead pile and
+the stock.  Every position is a decision of one player; :meth:`GameState.legal_actions`
+lists the choices and :meth:`GameState.apply` plays one (checking it first).
+
+>>> state = GameState.deal(Rules(), deck=list(range(40)), dealer=0)
+>>> state.phase, state.player, str(state.centre_card)
+(<Phase.TURN: 'turn'>, 1, 'Ad')
+>>> [str(a) for a in state.legal_actions()]
+['take AsAhAd', 'pass']
+>>> state.apply(Action.parse("take AsAhAd"))
+>>> state.phase, str(state.hand(1))
+(<Phase.DISCARD: 'discard'>, '3s 5s 7s Qs 3h 5h 7h Qh')
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import NamedTuple
+
+from .actions import Action, ActionKind
+from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, Card, CardSet, format_mask, mask_indices
+from .errors import GameOverError, IllegalActionError, InvalidStateError
+from .melds import (
+    MeldTable,
+    Partition,
+    RearrangeMode,
+    format_partition,
+    is_rearrangement_allowed,
+    meld_kind,
+    meld_table,
+    partition_mask,
+)
+from .rules import (
+    Exhaustion,
+    ForcedTake,
+    ForceFit,
+    ForceScope,
+    Forcing,
+    InitialUpcard,
+    MeldWithoutTake,
+    Rules,
+)
+
+
+class Phase(StrEnum):
+    """The kind of decision the player to act faces."""
+
+    OFFER = "offer"
+    """Take or decline the card the opponent discarded or passed (or the initial upcard)."""
+    TURN = "turn"
+    """Take or pass the card the player just turned from the stock."""
+    FORCE = "force"
+    """The opponent refused a card that fits his table: force him to take it, or not."""
+    FORCED = "forced"
+    """The player was forced: he must take the centre card."""
+    DISCARD = "discard"
+    """Discard a hand card after taking."""
+    OVER = "over"
+    """The deal has ended."""
+
+
+class Source(StrEnum):
+    """Where the centre card came from."""
+
+    NONE = "-"
+    DISCARD = "d"
+    """Discarded by the opponent of the player it is offered to."""
+    PASSED = "p"
+    """Turned from the stock by the opponent, who passed it."""
+    TURNED = "t"
+    """Turned from the stock by the player to act (or, in a force decision, the refuser)."""
+    UPCARD = "u"
+    """Turned up after the deal (variant ``initial_upcard``)."""
+
+
+class Termination(StrEnum):
+    """How a deal ended."""
+
+    OUT = "out"
+    """A player melded hand_size + 1 cards."""
+    STOCK_EXHAUSTED = "stock_exhausted"
+    """A player had to turn a stock card and none was left."""
+
+
+class Outcome(NamedTuple):
+    """The end of a deal: the winner (None for a draw) and how it ended."""
+
+    winner: int | None
+    termination: Termination
+
+    def __str__(self) -> str:
+        if self.winner is None:
+            return "draw (stock exhausted)"
+        how = "went out" if self.termination is Termination.OUT else "held fewer cards"
+        return f"player {self.winner} wins ({how})"
+
+
+_OFFERED_SOURCES = (Source.DISCARD, Source.PASSED, Source.UPCARD)
+
+
+class GameState:
+    """One position of a deal.  Mutable: :meth:`apply` changes it in place.
+
+    Use :meth:`copy` (cheap) or :meth:`child` to keep the original.
+    """
+
+    __slots__ = (
+        "_legal",
+        "centre",
+        "dead",
+        "dealer",
+        "hands",
+        "melds",
+        "phase",
+        "player",
+        "rules",
+        "source",
+        "stake",
+        "stock",
+        "stock_pos",
+        "table_masks",
+        "tables",
+        "termination",
+        "winner",
+    )
+
+    rules: Rules
+    melds: MeldTable
+    dealer: int
+    phase: Phase
+    player: int
+    hands: tuple[int, ...]
+    tables: tuple[Partition, ...]
+    table_masks: tuple[int, ...]
+    centre: int
+    source: Source
+    dead: int
+    stock: tuple[int, ...]
+    stock_pos: int
+    winner: int
+    termination: Termination | None
+    stake: int
+    _legal: tuple[Action, ...] | None
+
+    # ----------------------------------------------------------------- setup
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        dealer: int,
+        phase: Phase,
+        player: int,
+        hands: tuple[int, ...],
+        tables: tuple[Partition, ...],
+        centre: int = -1,
+        source: Source = Source.NONE,
+        dead: int = 0,
+        stock: tuple[int, ...] = (),
+        stock_pos: int = 0,
+        winner: int = -1,
+        termination: Termination | None = None,
+        stake: int = 1,
+        validate: bool = True,
+    ) -> None:
+        self.rules = rules
+        self.melds = meld_table(rules.max_seq_len)
+        self.dealer = dealer
+        self.phase = phase
+        self.player = player
+        self.hands = tuple(hands)
+        self.tables = tuple(tuple(sorted(t)) for t in tables)
+        self.table_masks = tuple(partition_mask(t) for t in self.tables)
+        self.centre = centre
+        self.source = source
+        self.dead = dead
+        self.stock = tuple(stock)
+        self.stock_pos = stock_pos
+        self.winner = winner
+        self.termination = termination
+        self.stake = stake
+        self._legal = None
+        if validate:
+            self.validate()
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        *,
+        deck: list[int] | tuple[int, ...] | None = None,
+        seed: int | None = None,
+        dealer: int = 0,
+        stake: int = 1,
+    ) -> GameState:
+        """Deal a new deal from an explicit deck order (top card first) or a seed.
+
+        >>> a = GameState.deal(Rules(), seed=7)
+        >>> b = GameState.deal(Rules(), deck=shuffled_deck(7))
+        >>> a.hands == b.hands and a.stock == b.stock
+        True
+
+        :raises InvalidStateError: if the deck is not the 40 cards, each once.
+        """
+        if deck is None:
+            deck = shuffled_deck(seed)
+        order = tuple(deck)
+        if sorted(order) != list(range(NUM_CARDS)):
+            raise InvalidStateError("A deck must hold each of the 40 cards exactly once.")
+        if dealer not in (0, 1):
+            raise InvalidStateError(f"The dealer must be player 0 or 1, got {dealer}.")
+        hands = [0, 0]
+        pos = 0
+        packet = rules.deal_packet
+        receiver = 1 - dealer
+        while pos < 2 * rules.hand_size:
+            for _ in range(packet):
+                hands[receiver] |= 1 << order[pos]
+                pos += 1
+            receiver = 1 - receiver
+        state = cls(
+            rules,
+            dealer=dealer,
+            phase=Phase.TURN,
+            player=1 - dealer,
+            hands=tuple(hands),
+            tables=((), ()),
+            stock=order[pos:],
+            stake=stake,
+            validate=False,
+        )
+        if rules.initial_upcard is InitialUpcard.OFFERED_TO_BOTH:
+            state.centre = state.stock[0]
+            state.stock_pos = 1
+            state.source = Source.UPCARD
+            state.phase = Phase.OFFER
+        else:
+            state._turn_stock(1 - dealer)
+        return state
+
+    def validate(self) -> None:
+        """Check that the position could arise in a game.
+
+        :raises InvalidStateError: naming the first problem found.
+        """
+        rules = self.rules
+        seen = 0
+        places: list[tuple[str, int]] = [
+            ("player 0's hand", self.hands[0]),
+            ("player 1's hand", self.hands[1]),
+            ("player 0's table", self.table_masks[0]),
+            ("player 1's table", self.table_masks[1]),
+            ("the dead pile", self.dead),
+            ("the centre", 1 << self.centre if self.centre >= 0 else 0),
+        ]
+        stock_mask = 0
+        for index in self.stock:
+            if not 0 <= index < NUM_CARDS or stock_mask >> index & 1:
+                raise InvalidStateError("The stock repeats a card or holds a non-card.")
+            stock_mask |= 1 << index
+        places.append(("the stock", stock_mask))
+        for name, mask in places:
+            if mask & seen:
+                raise InvalidStateError(f"{format_mask(mask & seen)} is in {name} and elsewhere.")
+            seen |= mask
+        if seen != ALL_CARDS_MASK:
+            raise InvalidStateError(f"Cards missing from the position: {format_mask(~seen & ALL_CARDS_MASK)}.")
+        for p in (0, 1):
+            total = 0
+            for m in self.tables[p]:
+                if m not in self.melds.valid:
+                    raise InvalidStateError(
+                        f"{format_mask(m, '')} on player {p}'s table is not a meld under these rules."
+                    )
+                total += m.bit_count()
+        if self.dealer not in (0, 1) or self.player not in (0, 1):
+            raise InvalidStateError("Players are numbered 0 and 1.")
+        if not 0 <= self.stock_pos <= len(self.stock):
+            raise InvalidStateError("The stock position is outside the stock.")
+        if (self.dead | self.table_masks[0] | self.table_masks[1]) & stock_mask & ~self._unturned_mask():
+            raise InvalidStateError("A turned stock card cannot also be elsewhere.")
+        for p in (0, 1):
+            count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
+            expected = rules.hand_size
+            if self.phase is Phase.DISCARD and p == self.player:
+                expected += 1
+            if self.phase is Phase.OVER and p == self.winner and self.termination is Termination.OUT:
+                expected += 1
+            if count != expected:
+                raise InvalidStateError(
+                    f"Player {p} holds {count} cards in hand and on the table; expected {expected}."
+                )
+        needs_centre = self.phase in (Phase.OFFER, Phase.TURN, Phase.FORCE, Phase.FORCED)
+        if needs_centre != (self.centre >= 0) or needs_centre == (self.source is Source.NONE):
+            raise InvalidStateError(f"Phase {self.phase.value} and the centre card do not agree.")
+        if self.phase is Phase.TURN and self.source is not Source.TURNED:
+            raise InvalidStateError("In phase turn the centre card must be one the player turned (t).")
+        if self.phase is Phase.OFFER and self.source not in _OFFERED_SOURCES:
+            raise InvalidStateError("In phase offer the centre card must be offered (d, p or u).")
+        if self.source is Source.UPCARD and (self.table_masks[0] or self.table_masks[1]):
+            raise InvalidStateError("An initial upcard can only be offered before anyone has melded.")
+        if self.phase is Phase.OVER:
+            if self.termination is None:
+                raise InvalidStateError("A finished deal needs a termination.")
+        elif self.termination is not None or self.winner != -1:
+            raise InvalidStateError("Only a finished deal has a winner or termination.")
+
+    def _unturned_mask(self) -> int:
+        mask = 0
+        for index in self.stock[self.stock_pos :]:
+            mask |= 1 << index
+        return mask
+
+    # --------------------------------------------------------------- copying
+
+    def copy(self) -> GameState:
+        """A copy that shares nothing mutable with this state."""
+        new = GameState.__new__(GameState)
+        new.rules = self.rules
+        new.melds = self.melds
+        new.dealer = self.dealer
+        new.phase = self.phase
+        new.player = self.player
+        new.hands = self.hands
+        new.tables = self.tables
+        new.table_masks = self.table_masks
+        new.centre = self.centre
+        new.source = self.source
+        new.dead = self.dead
+        new.stock = self.stock
+        new.stock_pos = self.stock_pos
+        new.winner = self.winner
+        new.termination = self.termination
+        new.stake = self.stake
+        new._legal = self._legal
+        return new
+
+    def child(self, action: Action) -> GameState:
+        """A copy with ``action`` applied."""
+        new = self.copy()
+        new.apply(action)
+        return new
+
+    def redeal(self, player: int, rng: random.Random) -> GameState:
+        """A copy in which the cards hidden from ``player`` are dealt again at random.
+
+        The opponent's hand and the unturned stock are shuffled together and dealt
+        back in the same sizes; everything ``player`` can see is unchanged.
+        """
+        other = 1 - player
+        hidden = self.hands[other] | self._unturned_mask()
+        cards = mask_indices(hidden)
+        rng.shuffle(cards)
+        count = self.hands[other].bit_count()
+        hand = 0
+        for index in cards[:count]:
+            hand |= 1 << index
+        new = self.copy()
+        hands = list(self.hands)
+        hands[other] = hand
+        new.hands = tuple(hands)
+        new.stock = self.stock[: self.stock_pos] + tuple(cards[count:])
+        new._legal = None
+        return new
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        """The result, or None while the deal goes on."""
+        if self.termination is None:
+            return None
+        return Outcome(self.winner if self.winner >= 0 else None, self.termination)
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock) - self.stock_pos
+
+    def hand(self, player: int) -> CardSet:
+        return CardSet(self.hands[player])
+
+    def table(self, player: int) -> CardSet:
+        return CardSet(self.table_masks[player])
+
+    @property
+    def centre_card(self) -> Card | None:
+        return CARDS[self.centre] if self.centre >= 0 else None
+
+    @property
+    def dead_cards(self) -> CardSet:
+        return CardSet(self.dead)
+
+    @property
+    def refuser(self) -> int:
+        """In a force decision, the player who refused the centre card."""
+        return 1 - self.player
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action, in a fixed order (takes sorted, then the refusals)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return legal
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def _generate(self) -> tuple[Action, ...]:
+        phase = self.phase
+        p = self.player
+        if phase is Phase.OFFER:
+            return (*self._takes(p, False), Action(ActionKind.DECLINE))
+        if phase is Phase.TURN:
+            out = [*self._takes(p, False), Action(ActionKind.PASS)]
+            if self.rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
+                out.extend(self._lays(p))
+            return tuple(out)
+        if phase is Phase.DISCARD:
+            return tuple([Action(ActionKind.DISCARD, i) for i in mask_indices(self.hands[p])])
+        if phase is Phase.FORCE:
+            return (Action(ActionKind.FORCE), Action(ActionKind.NO_FORCE))
+        if phase is Phase.FORCED:
+            return self._takes(p, True)
+        return ()
+
+    def _allowed(self, old: Partition, options: list[Partition]) -> list[Partition]:
+        mode = self.rules.rearrange_mode
+        if mode is RearrangeMode.FREE or not old:
+            return options
+        return [new for new in options if is_rearrangement_allowed(old, new, mode)]
+
+    def _takes(self, p: int, forced: bool) -> tuple[Action, ...]:
+        bit = 1 << self.centre
+        old = self.tables[p]
+        if forced and self.rules.forced_take is ForcedTake.MINIMAL:
+            if self.rules.force_fit is ForceFit.DIRECT:
+                options = self.melds.direct_fits(bit, old)
+            else:
+                options = self._allowed(old, self.melds.partitions(self.table_masks[p] | bit, 0))
+        else:
+            options = self._allowed(
+                old, self.melds.partitions(self.table_masks[p] | bit, self.hands[p])
+            )
+        return tuple([Action(ActionKind.TAKE, -1, part) for part in options])
+
+    def _lays(self, p: int) -> list[Action]:
+        table_mask = self.table_masks[p]
+        old = self.tables[p]
+        options = self._allowed(old, self.melds.partitions(table_mask, self.hands[p]))
+        return [
+            Action(ActionKind.PASS, -1, part)
+            for part in options
+            if partition_mask(part) != table_mask
+        ]
+
+    def is_forceable(self, player: int, card: int, *, offered: bool) -> bool:
+        """Whether ``card``, just refused by ``player``, may be forced on him."""
+        rules = self.rules
+        if rules.forcing is Forcing.OFF or not self.table_masks[player]:
+            return False
+        if not offered and rules.force_scope is ForceScope.OFFERED_ONLY:
+            return False
+        bit = 1 << card
+        if rules.force_fit is ForceFit.DIRECT:
+            return self.melds.fits_directly(bit, self.tables[player])
+        options = self.melds.partitions(self.table_masks[player] | bit, 0)
+        return bool(self._allowed(self.tables[player], options))
+
+    # ------------------------------------------------------------- applying
+
+    def apply(self, action: Action) -> None:
+        """Play a legal action, changing this state.
+
+        :raises IllegalActionError: (or :class:`GameOverError`) with the reason;
+            the state is then unchanged.
+        """
+        if action not in self.legal_actions():
+            raise self.explain_illegal(action)
+        self._apply(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Play an action known to be legal (for search code that took it from legal_actions)."""
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        kind = action.kind
+        p = self.player
+        self._legal = None
+        if kind is ActionKind.TAKE:
+            self._take(p, action.melds)
+        elif kind is ActionKind.DISCARD:
+            hands = list(self.hands)
+            hands[p] &= ~(1 << action.card)
+            self.hands = tuple(hands)
+            self.centre = action.card
+            self.source = Source.DISCARD
+            self.player = 1 - p
+            self.phase = Phase.OFFER
+        elif kind is ActionKind.DECLINE:
+            if self.source is Source.UPCARD:
+                if p != self.dealer:
+                    self.player = self.dealer
+                else:
+                    self.dead |= 1 << self.centre
+                    self.centre = -1
+                    self.source = Source.NONE
+                    self._turn_stock(1 - self.dealer)
+            elif self.is_forceable(p, self.centre, offered=True):
+                self._to_force(p)
+            else:
+                self.dead |= 1 << self.centre
+                self._turn_stock(p)
+        elif kind is ActionKind.PASS:
+            if action.melds:
+                self._lay(p, action.melds)
+            if self.is_forceable(p, self.centre, offered=False):
+                self._to_force(p)
+            else:
+                self.source = Source.PASSED
+                self.player = 1 - p
+                self.phase = Phase.OFFER
+        elif kind is ActionKind.FORCE:
+            self.player = 1 - p
+            self.phase = Phase.FORCED
+        else:  # NO_FORCE: p is the opponent of the refuser
+            refuser = 1 - p
+            if self.source is Source.TURNED:
+                self.source = Source.PASSED
+                self.phase = Phase.OFFER
+            else:
+                self.dead |= 1 << self.centre
+                self._turn_stock(refuser)
+
+    def _to_force(self, refuser: int) -> None:
+        if self.rules.forcing is Forcing.AUTOMATIC:
+            self.player = refuser
+            self.phase = Phase.FORCED
+        else:
+            self.player = 1 - refuser
+            self.phase = Phase.FORCE
+
+    def _lay(self, p: int, melds: Partition) -> int:
+        new_mask = partition_mask(melds)
+        played = new_mask & ~self.table_masks[p]
+        hands = list(self.hands)
+        hands[p] &= ~played
+        self.hands = tuple(hands)
+        tables = list(self.tables)
+        tables[p] = melds
+        self.tables = tuple(tables)
+        masks = list(self.table_masks)
+        masks[p] = new_mask
+        self.table_masks = tuple(masks)
+        return hands[p]
+
+    def _take(self, p: int, melds: Partition) -> None:
+        self.centre = -1
+        self.source = Source.NONE
+        if not self._lay(p, melds):
+            self.phase = Phase.OVER
+            self.winner = p
+            self.termination = Termination.OUT
+        else:
+            self.phase = Phase.DISCARD
+
+    def _turn_stock(self, p: int) -> None:
+        self.player = p
+        if self.stock_pos >= len(self.stock):
+            self.centre = -1
+            self.source = Source.NONE
+            self.phase = Phase.OVER
+            self.termination = Termination.STOCK_EXHAUSTED
+            if self.rules.exhaustion is Exhaustion.FEWEST_HAND_CARDS:
+                a, b = self.hands[0].bit_count(), self.hands[1].bit_count()
+                if a != b:
+                    self.winner = 0 if a < b else 1
+            return
+        self.centre = self.stock[self.stock_pos]
+        self.stock_pos += 1
+        self.source = Source.TURNED
+        self.phase = Phase.TURN
+
+    # ------------------------------------------------------------ diagnosis
+
+    def explain_illegal(self, action: Action) -> IllegalActionError:
+        """The error to raise for an action that is not legal here, with the reason."""
+        text = str(action)
+        p = self.player
+        if self.phase is Phase.OVER:
+            return GameOverError(f"The deal is over; {text!r} cannot be played.", action)
+        kind = action.kind
+        expected = {
+            Phase.OFFER: "take or decline the offered card",
+            Phase.TURN: "take or pass the card they turned",
+            Phase.FORCE: "force or noforce",
+            Phase.FORCED: "take the card they were forced with",
+            Phase.DISCARD: "discard a hand card",
+        }[self.phase]
+        wanted = {
+            Phase.OFFER: (ActionKind.TAKE, ActionKind.DECLINE),
+            Phase.TURN: (ActionKind.TAKE, ActionKind.PASS),
+            Phase.FORCE: (ActionKind.FORCE, ActionKind.NO_FORCE),
+            Phase.FORCED: (ActionKind.TAKE,),
+            Phase.DISCARD: (ActionKind.DISCARD,),
+        }[self.phase]
+        if kind not in wanted:
+            return IllegalActionError(
+                f"{text!r} is not possible now: player {p} must {expected}.", action
+            )
+        if kind is ActionKind.DISCARD:
+            return IllegalActionError(
+                f"Cannot discard {CARDS[action.card]}: it is not in player {p}'s hand.", action
+            )
+        if kind is ActionKind.PASS:
+            if self.rules.meld_without_take is MeldWithoutTake.NEVER:
+                return IllegalActionError(
+                    "Laying cards down without taking is not allowed under these rules.", action
+                )
+            return self._explain_table(action, p, 0) or IllegalActionError(
+                f"{text!r} is not a legal way to lay cards before passing.", action
+            )
+        if kind is ActionKind.TAKE:
+            reason = self._explain_table(action, p, 1 << self.centre)
+            if reason:
+                return reason
+            if not self._takes(p, self.phase is Phase.FORCED):
+                return IllegalActionError(
+                    f"{CARDS[self.centre]} cannot be melded by player {p} at all.", action
+                )
+            if self.phase is Phase.FORCED and self.rules.forced_take is ForcedTake.MINIMAL:
+                return IllegalActionError(
+                    "A forced player may only add the forced card to his table "
+                    "(forced_take minimal).",
+                    action,
+                )
+            return IllegalActionError(
+                f"{text!r} rearranges player {p}'s table in a way rearrange_mode "
+                f"{self.rules.rearrange_mode.value} does not allow.",
+                action,
+            )
+        return IllegalActionError(f"{text!r} is not legal here.", action)
+
+    def _explain_table(self, action: Action, p: int, centre_bit: int) -> IllegalActionError | None:
+        new_mask = 0
+        for m in action.melds:
+            if new_mask & m:
+                return IllegalActionError(
+                    f"{format_mask(new_mask & m)} is used in two melds.", action
+                )
+            new_mask |= m
+            if m not in self.melds.valid:
+                why = (
+                    f"a run longer than {self.rules.max_seq_len}"
+                    if meld_kind(m) is not None
+                    else "not a set or run"
+                )
+                return IllegalActionError(f"{format_mask(m, '')} is {why}.", action)
+        old_mask = self.table_masks[p]
+        if centre_bit and not new_mask & centre_bit:
+            return IllegalActionError(
+                f"The centre card {format_mask(centre_bit)} must be melded when taking it.",
+                action,
+            )
+        missing = old_mask & ~new_mask
+        if missing:
+            return IllegalActionError(
+                f"Table cards cannot leave the table: {format_mask(missing)} "
+                f"{'is' if missing.bit_count() == 1 else 'are'} missing.",
+                action,
+            )
+        foreign = new_mask & ~(old_mask | centre_bit | self.hands[p])
+        if foreign:
+            return IllegalActionError(
+                f"{format_mask(foreign)} {'is' if foreign.bit_count() == 1 else 'are'} not "
+                f"in player {p}'s hand{' or the centre' if centre_bit else ''}.",
+                action,
+            )
+        return None
+
+    # --------------------------------------------------------------- display
+
+    def __repr__(self) -> str:
+        return f"<GameState {self.phase.value} player={self.player} {self.summary()}>"
+
+    def summary(self) -> str:
+        """A compact one-line description (not a position string)."""
+        parts = []
+        for p in (0, 1):
+            parts.append(
+                f"p{p}: hand {format_mask(self.hands[p], '') or '-'} "
+                f"table {format_partition(self.tables[p])}"
+            )
+        centre = f"{CARDS[self.centre]}:{self.source.value}" if self.centre >= 0 else "-"
+        return f"{'; '.join(parts)}; centre {centre}; stock {self.stock_count}"
+
+
+def shuffled_deck(seed: int | None = None) -> list[int]:
+    """The 40 card indices in the order a seeded shuffle gives (top card first).
+
+    >>> shuffled_deck(1) == shuffled_deck(1), len(shuffled_deck(2))
+    (True, 40)
+    """
+    deck = list(range(NUM_CARDS))
+    random.Random(seed).shuffle(deck)
+    return deck
