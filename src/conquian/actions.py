@@ -15,9 +15,9 @@ text               meaning
 ``discard Kh``     discard a hand card
 =================  ==========================================================
 
->>> action = Action.parse("take 6c7cJc/5h5d5c")
+>>> action = Action.parse("take 6c7cJc/5h5d5c")  # melds print in canonical order
 >>> str(action)
-'take 6c7cJc/5h5d5c'
+'take 5h5d5c/6c7cJc'
 >>> Action.parse(str(Action.discard(Card.parse("Kh")))) == Action.discard(Card.parse("Kh"))
 True
 """
@@ -104,7 +104,9 @@ class Action(NamedTuple):
             )
         if kind is ActionKind.DISCARD:
             if not rest:
-                raise InvalidNotationError("'discard' needs the card to discard, e.g. 'discard Kh'.")
+                raise InvalidNotationError(
+                    "'discard' needs the card to discard, e.g. 'discard Kh'."
+                )
             found = list(iter_card_tokens(rest))
             if len(found) != 1:
                 raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")

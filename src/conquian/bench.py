@@ -38,8 +38,11 @@ def random_games(rules: Rules, seconds: float, seed: int = 0) -> dict[str, float
         if now >= deadline:
             break
     elapsed = now - start
-    return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed,
-            "decisions_per_game": decisions / games}
+    return {
+        "games_per_s": games / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "decisions_per_game": decisions / games,
+    }
 
 
 def sample_states(rules: Rules, count: int, seed: int = 1) -> list[GameState]:
@@ -73,7 +76,9 @@ def per_call_us(states: list[GameState], what: str, repeat: int = 20) -> float:
     return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
 
 
-def run(seconds: float = 5.0, rules: Rules | str = "standard", anchors_too: bool = True) -> dict[str, Any]:
+def run(
+    seconds: float = 5.0, rules: Rules | str = "standard", anchors_too: bool = True
+) -> dict[str, Any]:
     """All figures of ``conquian bench`` in one dictionary."""
     rules = find_rules(rules)
     result: dict[str, Any] = {"rules": rules.to_spec(), "seconds": seconds}

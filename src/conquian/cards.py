@@ -83,15 +83,19 @@ SPANISH_SUIT_NAMES = ("espadas", "copas", "oros", "bastos")
 SPANISH_RANK_NAMES = ("as", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
 
 _SYMBOL_SUITS = {
-    "\u2660": 0, "\u2664": 0, "\u2665": 1, "\u2661": 1,
-    "\u2666": 2, "\u2662": 2, "\u2663": 3, "\u2667": 3,
+    "\u2660": 0,
+    "\u2664": 0,
+    "\u2665": 1,
+    "\u2661": 1,
+    "\u2666": 2,
+    "\u2662": 2,
+    "\u2663": 3,
+    "\u2667": 3,
 }
 _SEPARATORS = re.compile(r"[\s,;|/]+")
 _SYMBOLS = "".join(_SYMBOL_SUITS)
 _TOKEN_PATTERNS: dict[DeckStyle, re.Pattern[str]] = {
-    DeckStyle.FRENCH: re.compile(
-        rf"(?P<rank>[a1-7jqk])(?P<suit>[shdc{_SYMBOLS}])", re.IGNORECASE
-    ),
+    DeckStyle.FRENCH: re.compile(rf"(?P<rank>[a1-7jqk])(?P<suit>[shdc{_SYMBOLS}])", re.IGNORECASE),
     DeckStyle.A_TO_10: re.compile(
         rf"(?P<rank>10|[a1-9t])(?P<suit>[shdc{_SYMBOLS}])", re.IGNORECASE
     ),
@@ -102,18 +106,33 @@ _TOKEN_PATTERNS: dict[DeckStyle, re.Pattern[str]] = {
     ),
 }
 _RANK_WORDS: dict[DeckStyle, dict[str, int]] = {
-    DeckStyle.FRENCH: {"a": 1, "1": 1, "j": 8, "q": 9, "k": 10}
+    DeckStyle.FRENCH: {"a": 1, "1": 1, "j": 8, "q": 9, "k": 10} | {str(r): r for r in range(2, 8)},
+    DeckStyle.A_TO_10: {"a": 1, "1": 1, "t": 10, "10": 10} | {str(r): r for r in range(2, 10)},
+    DeckStyle.SPANISH: {
+        "as": 1,
+        "1": 1,
+        "10": 8,
+        "11": 9,
+        "12": 10,
+        "sota": 8,
+        "caballo": 9,
+        "rey": 10,
+    }
     | {str(r): r for r in range(2, 8)},
-    DeckStyle.A_TO_10: {"a": 1, "1": 1, "t": 10, "10": 10}
-    | {str(r): r for r in range(2, 10)},
-    DeckStyle.SPANISH: {"as": 1, "1": 1, "10": 8, "11": 9, "12": 10, "sota": 8, "caballo": 9,
-                        "rey": 10} | {str(r): r for r in range(2, 8)},
 }
 _SUIT_WORDS: dict[DeckStyle, dict[str, int]] = {
     DeckStyle.FRENCH: {"s": 0, "h": 1, "d": 2, "c": 3},
     DeckStyle.A_TO_10: {"s": 0, "h": 1, "d": 2, "c": 3},
-    DeckStyle.SPANISH: {"e": 0, "c": 1, "o": 2, "b": 3, "espadas": 0, "copas": 1, "oros": 2,
-                        "bastos": 3},
+    DeckStyle.SPANISH: {
+        "e": 0,
+        "c": 1,
+        "o": 2,
+        "b": 3,
+        "espadas": 0,
+        "copas": 1,
+        "oros": 2,
+        "bastos": 3,
+    },
 }
 
 
@@ -188,7 +207,9 @@ def parse_cards_mask(text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> int
     for index in iter_card_tokens(text, deck):
         bit = 1 << index
         if mask & bit:
-            raise InvalidNotationError(f"Card {_FRENCH_LABELS[index]} is written twice in {text!r}.")
+            raise InvalidNotationError(
+                f"Card {_FRENCH_LABELS[index]} is written twice in {text!r}."
+            )
         mask |= bit
     return mask
 
@@ -269,9 +290,10 @@ class Card:
 
     def symbol(self) -> str:
         """French rank with a Unicode suit symbol, e.g. ``7♥``."""
-        return _RANK_LABELS[DeckStyle.FRENCH][self.index % NUM_RANKS] + SUIT_SYMBOLS[
-            self.index // NUM_RANKS
-        ]
+        return (
+            _RANK_LABELS[DeckStyle.FRENCH][self.index % NUM_RANKS]
+            + SUIT_SYMBOLS[self.index // NUM_RANKS]
+        )
 
     def __str__(self) -> str:
         return _FRENCH_LABELS[self.index]

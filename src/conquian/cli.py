@@ -105,8 +105,9 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
     draws = 0
     decisions = 0
     for number in range(1, args.games + 1):
-        game = Game(rules, seed=rng.randrange(2**32), dealer=(number - 1) % 2,
-                    players=("random", "random"))
+        game = Game(
+            rules, seed=rng.randrange(2**32), dealer=(number - 1) % 2, players=("random", "random")
+        )
         while not game.state.is_over:
             game.push(rng.choice(game.legal_actions()))
         outcome = game.state.outcome()
@@ -147,14 +148,18 @@ def cmd_bench(args: argparse.Namespace) -> None:
         _print_json(result)
         return
     print(f"Random legal play, {result['rules']} rules, {args.seconds:g} s per engine, one core")
-    print(f"  conquian            {result['games_per_s']:9.0f} games/s "
-          f"{result['decisions_per_s']:10.0f} decisions/s")
+    print(
+        f"  conquian            {result['games_per_s']:9.0f} games/s "
+        f"{result['decisions_per_s']:10.0f} decisions/s"
+    )
     for key, name in (("openspiel_gin", "OpenSpiel gin"), ("rlcard_gin", "RLCard gin")):
         if f"{key}_games_per_s" in result:
             ratio = result["games_per_s"] / result[f"{key}_games_per_s"]
-            print(f"  {name:<18}  {result[f'{key}_games_per_s']:9.0f} games/s "
-                  f"{result[f'{key}_decisions_per_s']:10.0f} decisions/s   "
-                  f"conquian is {ratio:.1f}x")
+            print(
+                f"  {name:<18}  {result[f'{key}_games_per_s']:9.0f} games/s "
+                f"{result[f'{key}_decisions_per_s']:10.0f} decisions/s   "
+                f"conquian is {ratio:.1f}x"
+            )
         else:
             print(f"  {name:<18}  not installed (pip install 'conquian[bench]')")
     print(f"  state copy          {result['copy_us']:9.2f} us")
@@ -169,31 +174,53 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"conquian {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("rules", help="the rules of a preset in plain words",
-                       description="Explain a rules preset (or spec) in plain words.")
-    p.add_argument("preset", nargs="?", default="standard",
-                   help="preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'")
+    p = sub.add_parser(
+        "rules",
+        help="the rules of a preset in plain words",
+        description="Explain a rules preset (or spec) in plain words.",
+    )
+    p.add_argument(
+        "preset",
+        nargs="?",
+        default="standard",
+        help="preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'",
+    )
     p.add_argument("--json", action="store_true", help="print the flags as JSON")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("legal", help="the legal actions at a position",
-                       description="List the legal actions at a position string.")
+    p = sub.add_parser(
+        "legal",
+        help="the legal actions at a position",
+        description="List the legal actions at a position string.",
+    )
     p.add_argument("position", help="a position string (see docs/notation.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_legal)
 
-    p = sub.add_parser("replay", help="check a game record and print the game",
-                       description="Replay a record, checking every action.")
+    p = sub.add_parser(
+        "replay",
+        help="check a game record and print the game",
+        description="Replay a record, checking every action.",
+    )
     p.add_argument("file", help="a record file (.toml)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--positions", action="store_true",
-                   help="print the position string after every action")
-    p.add_argument("--redact", type=int, choices=(0, 1), metavar="PLAYER",
-                   help="print the record as PLAYER may see it (hidden cards as ??)")
+    p.add_argument(
+        "--positions", action="store_true", help="print the position string after every action"
+    )
+    p.add_argument(
+        "--redact",
+        type=int,
+        choices=(0, 1),
+        metavar="PLAYER",
+        help="print the record as PLAYER may see it (hidden cards as ??)",
+    )
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("selfplay", help="random legal games, optionally saved as records",
-                       description="Play random legal games.")
+    p = sub.add_parser(
+        "selfplay",
+        help="random legal games, optionally saved as records",
+        description="Play random legal games.",
+    )
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--rules", default="standard", help="rules preset or spec")
@@ -201,8 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_selfplay)
 
-    p = sub.add_parser("bench", help="engine throughput",
-                       description="Measure engine throughput (and anchors, if installed).")
+    p = sub.add_parser(
+        "bench",
+        help="engine throughput",
+        description="Measure engine throughput (and anchors, if installed).",
+    )
     p.add_argument("--seconds", type=float, default=5.0, help="seconds per engine (default 5)")
     p.add_argument("--rules", default="standard", help="rules preset or spec")
     p.add_argument("--no-anchors", action="store_true", help="skip OpenSpiel and RLCard")

@@ -81,7 +81,7 @@ class Match:
         if mode is DrawStake.DOUBLE_NEXT:
             return base * (2 if k else 1)
         if mode is DrawStake.DOUBLE_COMPOUND:
-            return base * 2**k
+            return base << k
         return base
 
     @property

@@ -110,7 +110,9 @@ class MeldTable:
                     if subset & ~presence or subset.bit_count() < 3:
                         continue
                     found.append(
-                        sum(1 << (NUM_RANKS * s + rank) for s in range(NUM_SUITS) if subset >> s & 1)
+                        sum(
+                            1 << (NUM_RANKS * s + rank) for s in range(NUM_SUITS) if subset >> s & 1
+                        )
                     )
                 per_presence.append(tuple(found))
             self._sets_by_rank_presence.append(per_presence)
@@ -177,7 +179,7 @@ class MeldTable:
         out = []
         for i, m in enumerate(partition):
             if m | card_mask in valid:
-                out.append(tuple(sorted(partition[:i] + (m | card_mask,) + partition[i + 1 :])))
+                out.append(tuple(sorted((*partition[:i], m | card_mask, *partition[i + 1 :]))))
         return out
 
     def partitions(self, required: int, optional: int) -> list[Partition]:
@@ -270,9 +272,10 @@ def is_rearrangement_allowed(old: Partition, new: Partition, mode: RearrangeMode
                 return False
             core_meld = pieces[0][0]
         else:
-            core_meld = _foster_core(x, pieces)
-            if core_meld is None:
+            found = _foster_core(x, pieces)
+            if found is None:
                 return False
+            core_meld = found
         if core_meld in core_holders:
             return False
         core_holders.add(core_meld)

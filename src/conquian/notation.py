@@ -32,7 +32,12 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, parse_partition
 from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, DeckStyle, format_mask, iter_card_tokens
-from .errors import AmbiguousActionError, IllegalActionError, InvalidNotationError, InvalidStateError
+from .errors import (
+    AmbiguousActionError,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidStateError,
+)
 from .melds import format_partition, partition_mask
 from .rules import find_rules
 from .state import GameState, Phase, Source, Termination
@@ -124,7 +129,9 @@ def parse_position(text: str) -> GameState:
     try:
         stake = int(values["stake"])
     except ValueError:
-        raise InvalidNotationError(f"The stake must be a whole number, got {values['stake']!r}.") from None
+        raise InvalidNotationError(
+            f"The stake must be a whole number, got {values['stake']!r}."
+        ) from None
     if stake < 1:
         raise InvalidNotationError(f"The stake must be at least 1, got {stake}.")
 
@@ -136,7 +143,9 @@ def parse_position(text: str) -> GameState:
         for index in indices:
             bit = 1 << index
             if (placed | mask) & bit:
-                raise InvalidStateError(f"{CARDS[index]} appears twice (again in the {name} field).")
+                raise InvalidStateError(
+                    f"{CARDS[index]} appears twice (again in the {name} field)."
+                )
             mask |= bit
         placed |= mask
         return mask

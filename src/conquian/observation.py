@@ -88,9 +88,7 @@ class Observation:
             "to_act": self.to_act,
             "dealer": self.dealer,
             "hand": format_mask(self.hand_mask).split(),
-            "tables": [
-                [format_mask(m).split() for m in self.tables[p]] for p in (0, 1)
-            ],
+            "tables": [[format_mask(m).split() for m in self.tables[p]] for p in (0, 1)],
             "centre": str(CARDS[self.centre]) if self.centre >= 0 else None,
             "centre_source": self.source.value if self.centre >= 0 else None,
             "dead": format_mask(self.dead_mask).split(),

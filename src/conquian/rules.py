@@ -427,11 +427,15 @@ def describe(rules: Rules) -> str:
     lines = [f"Conquian for two players ({name} rules).", ""]
     words = _FLAG_WORDS
     lines.append(words["deck_style"][rules.deck_style.value])
-    lines.append(words["deal_packet"][str(rules.deal_packet)].replace(
-        "10 cards", f"{rules.hand_size} cards"))
+    lines.append(
+        words["deal_packet"][str(rules.deal_packet)].replace("10 cards", f"{rules.hand_size} cards")
+    )
     lines.append(words["first_dealer"][rules.first_dealer.value])
-    lines.append(words["initial_upcard"][rules.initial_upcard.value].replace(
-        "20 cards", f"{rules.stock_size} cards"))
+    lines.append(
+        words["initial_upcard"][rules.initial_upcard.value].replace(
+            "20 cards", f"{rules.stock_size} cards"
+        )
+    )
     lines.append(
         "Melds are sets of 3 or 4 cards of one rank, and runs of 3 to "
         f"{rules.max_seq_len} cards of one suit in order (ace low, 7 next to J, no wrap-around)."

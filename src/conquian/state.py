@@ -268,7 +268,9 @@ class GameState:
                 raise InvalidStateError(f"{format_mask(mask & seen)} is in {name} and elsewhere.")
             seen |= mask
         if seen != ALL_CARDS_MASK:
-            raise InvalidStateError(f"Cards missing from the position: {format_mask(~seen & ALL_CARDS_MASK)}.")
+            raise InvalidStateError(
+                f"Cards missing from the position: {format_mask(~seen & ALL_CARDS_MASK)}."
+            )
         for p in (0, 1):
             total = 0
             for m in self.tables[p]:
@@ -281,14 +283,22 @@ class GameState:
             raise InvalidStateError("Players are numbered 0 and 1.")
         if not 0 <= self.stock_pos <= len(self.stock):
             raise InvalidStateError("The stock position is outside the stock.")
-        if (self.dead | self.table_masks[0] | self.table_masks[1]) & stock_mask & ~self._unturned_mask():
+        if (
+            (self.dead | self.table_masks[0] | self.table_masks[1])
+            & stock_mask
+            & ~self._unturned_mask()
+        ):
             raise InvalidStateError("A turned stock card cannot also be elsewhere.")
         for p in (0, 1):
             count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
             expected = rules.hand_size
             if self.phase is Phase.DISCARD and p == self.player:
                 expected += 1
-            if self.phase is Phase.OVER and p == self.winner and self.termination is Termination.OUT:
+            if (
+                self.phase is Phase.OVER
+                and p == self.winner
+                and self.termination is Termination.OUT
+            ):
                 expected += 1
             if count != expected:
                 raise InvalidStateError(
@@ -298,11 +308,15 @@ class GameState:
         if needs_centre != (self.centre >= 0) or needs_centre == (self.source is Source.NONE):
             raise InvalidStateError(f"Phase {self.phase.value} and the centre card do not agree.")
         if self.phase is Phase.TURN and self.source is not Source.TURNED:
-            raise InvalidStateError("In phase turn the centre card must be one the player turned (t).")
+            raise InvalidStateError(
+                "In phase turn the centre card must be one the player turned (t)."
+            )
         if self.phase is Phase.OFFER and self.source not in _OFFERED_SOURCES:
             raise InvalidStateError("In phase offer the centre card must be offered (d, p or u).")
         if self.source is Source.UPCARD and (self.table_masks[0] or self.table_masks[1]):
-            raise InvalidStateError("An initial upcard can only be offered before anyone has melded.")
+            raise InvalidStateError(
+                "An initial upcard can only be offered before anyone has melded."
+            )
         if self.phase is Phase.OVER:
             if self.termination is None:
                 raise InvalidStateError("A finished deal needs a termination.")
