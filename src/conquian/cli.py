@@ -160,6 +160,8 @@ def cmd_bench(args: argparse.Namespace) -> None:
                 f"{result[f'{key}_decisions_per_s']:10.0f} decisions/s   "
                 f"conquian is {ratio:.1f}x"
             )
+        elif args.no_anchors:
+            print(f"  {name:<18}  skipped (--no-anchors)")
         else:
             print(f"  {name:<18}  not installed (pip install 'conquian[bench]')")
     print(f"  state copy          {result['copy_us']:9.2f} us")

@@ -197,6 +197,11 @@ class MeldTable:
         melds = self.melds_within(avail)
         if not melds:
             return [] if required else [()]
+        covered = 0
+        for m in melds:
+            covered |= m
+        if required & ~covered:
+            return []
         covers = _cover(required, avail, melds) if required else [()]
         if not covers:
             return []

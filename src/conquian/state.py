@@ -317,6 +317,16 @@ class GameState:
             raise InvalidStateError(
                 "An initial upcard can only be offered before anyone has melded."
             )
+        if self.phase in (Phase.FORCE, Phase.FORCED):
+            refuser = 1 - self.player if self.phase is Phase.FORCE else self.player
+            offered = self.source is not Source.TURNED
+            if self.source is Source.UPCARD or not self.is_forceable(
+                refuser, self.centre, offered=offered
+            ):
+                raise InvalidStateError(
+                    f"Phase {self.phase.value}: {CARDS[self.centre]} cannot be forced on "
+                    f"player {refuser} under these rules."
+                )
         if self.phase is Phase.OVER:
             if self.termination is None:
                 raise InvalidStateError("A finished deal needs a termination.")
