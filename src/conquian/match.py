@@ -126,6 +126,11 @@ class Match:
         outcome = state.outcome()
         if outcome is None or self._deal_seed is None:
             raise ConquianError("Only a finished deal of this match can be settled.")
+        if state.dealer != self.dealer or state.stake != self.deal_value():
+            raise ConquianError(
+                "This deal does not belong to the match: its dealer or stake differs "
+                f"(expected dealer {self.dealer}, stake {self.deal_value()})."
+            )
         value = 0
         if outcome.winner is not None:
             if self.rules.scoring is Scoring.POINTS:

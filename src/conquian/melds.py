@@ -26,6 +26,7 @@ from .cards import (
     RANK_MASKS,
     SUIT_MASKS,
     CardSet,
+    DeckStyle,
     format_mask,
     mask_indices,
     parse_cards_mask,
@@ -342,9 +343,11 @@ class Meld:
         return cls(mask, kind)
 
     @classmethod
-    def parse(cls, text: str, max_seq_len: int = 8) -> Meld:
-        """Read and validate a meld."""
-        return cls.from_mask(parse_cards_mask(text), max_seq_len)
+    def parse(
+        cls, text: str, max_seq_len: int = 8, deck: DeckStyle | str = DeckStyle.FRENCH
+    ) -> Meld:
+        """Read and validate a meld (labels of any deck style)."""
+        return cls.from_mask(parse_cards_mask(text, deck), max_seq_len)
 
     @property
     def cards(self) -> CardSet:

@@ -656,6 +656,16 @@ class GameState:
             if reason:
                 return reason
             if not self._takes(p, self.phase is Phase.FORCED):
+                bit = 1 << self.centre
+                if self.rules.rearrange_mode is not RearrangeMode.FREE and self.melds.partitions(
+                    self.table_masks[p] | bit, self.hands[p]
+                ):
+                    return IllegalActionError(
+                        f"{CARDS[self.centre]} could only be melded by rearranging player {p}'s "
+                        f"table, which rearrange_mode {self.rules.rearrange_mode.value} "
+                        "does not allow.",
+                        action,
+                    )
                 return IllegalActionError(
                     f"{CARDS[self.centre]} cannot be melded by player {p} at all.", action
                 )
