@@ -257,12 +257,14 @@ class GameState:
             ("the dead pile", self.dead),
             ("the centre", 1 << self.centre if self.centre >= 0 else 0),
         ]
-        stock_mask = 0
+        if not 0 <= self.stock_pos <= len(self.stock):
+            raise InvalidStateError("The stock position is outside the stock.")
+        whole_stock = 0
         for index in self.stock:
-            if not 0 <= index < NUM_CARDS or stock_mask >> index & 1:
+            if not 0 <= index < NUM_CARDS or whole_stock >> index & 1:
                 raise InvalidStateError("The stock repeats a card or holds a non-card.")
-            stock_mask |= 1 << index
-        places.append(("the stock", stock_mask))
+            whole_stock |= 1 << index
+        places.append(("the stock", self._unturned_mask()))
         for name, mask in places:
             if mask & seen:
                 raise InvalidStateError(f"{format_mask(mask & seen)} is in {name} and elsewhere.")
@@ -279,16 +281,10 @@ class GameState:
                         f"{format_mask(m, '')} on player {p}'s table is not a meld under these rules."
                     )
                 total += m.bit_count()
+            if total != self.table_masks[p].bit_count():
+                raise InvalidStateError(f"Player {p}'s melds share a card.")
         if self.dealer not in (0, 1) or self.player not in (0, 1):
             raise InvalidStateError("Players are numbered 0 and 1.")
-        if not 0 <= self.stock_pos <= len(self.stock):
-            raise InvalidStateError("The stock position is outside the stock.")
-        if (
-            (self.dead | self.table_masks[0] | self.table_masks[1])
-            & stock_mask
-            & ~self._unturned_mask()
-        ):
-            raise InvalidStateError("A turned stock card cannot also be elsewhere.")
         for p in (0, 1):
             count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
             expected = rules.hand_size
