@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conquian.actions import parse_partition
 from conquian.cards import (
     ALL_CARDS_MASK,
     CARDS,
@@ -576,8 +577,6 @@ def test_fits_directly_matches_reference(case: tuple[int, int], card: int, cap: 
     ],
 )
 def test_fits_directly_examples(card: str, table_text: str, fits: bool) -> None:
-    from conquian.actions import parse_partition
-
     part = parse_partition(table_text)
     assert meld_table(8).fits_directly(m(card), part) == fits
     assert any(ref_is_meld(x | m(card)) for x in part) == fits

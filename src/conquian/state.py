@@ -612,6 +612,11 @@ class GameState:
 
     def explain_illegal(self, action: Action) -> IllegalActionError:
         """The error to raise for an action that is not legal here, with the reason."""
+        card_ok = 0 <= action.card < NUM_CARDS or (
+            action.card == -1 and action.kind is not ActionKind.DISCARD
+        )
+        if not card_ok or any(m <= 0 or m & ~ALL_CARDS_MASK for m in action.melds):
+            return IllegalActionError(f"{tuple(action)} does not name real cards.", action)
         text = str(action)
         p = self.player
         if self.phase is Phase.OVER:
