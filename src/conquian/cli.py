@@ -7,13 +7,16 @@ import json
 import os
 import random
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from . import __version__
+from .arena import MatchResult, percentile, run_match
 from .errors import ConquianError
 from .game import Game
 from .notation import format_position, parse_position
+from .protocol import DEFAULT_TIME_LIMIT_MS
 from .records import GameRecord, format_result, load_record
 from .rules import PRESET_SOURCES, PRESETS, describe, find_rules
 
@@ -168,6 +171,132 @@ def cmd_bench(args: argparse.Namespace) -> None:
     print(f"  re-deal hidden      {result['redeal_us']:9.2f} us")
 
 
+def _format_ms(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.0f}"
+
+
+def format_arena(result: MatchResult) -> str:
+    """The result table of ``conquian arena``."""
+    low, high = result.ci95
+    elo_low, elo_high = result.elo_interval
+    a, b = result.bot_a, result.bot_b
+    lines = [
+        f"A: {a.spec}" + (f"  ({a.name})" if a.name != a.spec else ""),
+        f"B: {b.spec}" + (f"  ({b.name})" if b.name != b.spec else ""),
+        f"Rules {result.rules}, seed {result.seed}: {result.deals} duplicate deals "
+        f"({len(result.games)} games, each shuffle played with seats swapped), "
+        f"{result.jobs} job{'s' if result.jobs != 1 else ''}, {result.elapsed_s:.1f} s",
+    ]
+    if result.interrupted:
+        lines.append(
+            f"Interrupted: {result.deals} of {result.deals_requested} deals played; "
+            "the figures are those of the deals finished."
+        )
+    lines += [
+        "",
+        f"  A wins / losses / draws    {result.wins} / {result.losses} / {result.draws}",
+        f"  A win rate (decided games) {result.win_rate:.1%}"
+        f"   95% CI {low:.1%} .. {high:.1%}   ({result.decided} decided)",
+        f"  A stake balance            {result.stake_balance:+d}",
+        f"  Elo difference (A - B)     {_signed(result.elo)}"
+        f"   95% CI {_signed(elo_low)} .. {_signed(elo_high)}",
+        "",
+        "  ms per move                  p50        p90    moves   failures",
+    ]
+    for side, bot in (("A", a), ("B", b)):
+        lines.append(
+            f"  {side} {bot.name[:23]:<23} {_format_ms(percentile(bot.choice_ms, 50)):>8}"
+            f"   {_format_ms(percentile(bot.choice_ms, 90)):>8}   {len(bot.choice_ms):>6}"
+            f"   {bot.failures:>8}"
+        )
+    lines.append("  (moves: decisions with more than one legal action)")
+    failures = result.failures
+    if failures:
+        lines += ["", f"Forfeits ({len(failures)}):"]
+        for g in failures[:20]:
+            lines.append(f"  deal {g.deal + 1} game {g.game + 1}: {g.failure}")
+        if len(failures) > 20:
+            lines.append(f"  ... and {len(failures) - 20} more (see --json)")
+    return "\n".join(lines)
+
+
+class _ProgressBar:
+    """A one-line progress bar on a terminal's stderr (nothing elsewhere)."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, result: MatchResult) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        width = 30
+        filled = width * done // max(total, 1)
+        eta = result.elapsed_s / done * (total - done) if done else 0.0
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals  "
+            f"A {result.wins}-{result.losses}-{result.draws}  "
+            f"{result.elapsed_s:.0f}s, eta {eta:.0f}s \x1b[K"
+        )
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    if args.deals < 1:
+        raise CliError(f"--deals must be at least 1, got {args.deals}.")
+    if args.jobs < 0:
+        raise CliError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}.")
+    if args.time_limit_ms < 1:
+        raise CliError(f"--time-limit-ms must be positive, got {args.time_limit_ms}.")
+    jobs = args.jobs or os.cpu_count() or 1
+    bar = _ProgressBar()
+    try:
+        result = run_match(
+            args.bot_a,
+            args.bot_b,
+            args.deals,
+            seed=args.seed,
+            rules=args.rules,
+            jobs=jobs,
+            records_dir=args.records,
+            progress=bar,
+            time_limit_ms=args.time_limit_ms,
+        )
+    finally:
+        bar.clear()
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(format_arena(result))
+        if args.records:
+            print(f"Records written to {args.records}/")
+    return 130 if result.interrupted else 0
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from .protocol import serve
+
+    if args.budget_ms is not None and args.budget_ms < 1:
+        raise CliError(f"--budget-ms must be positive, got {args.budget_ms}.")
+    try:
+        return serve(args.name, budget_ms=args.budget_ms, seed=args.seed)
+    except KeyboardInterrupt:
+        return 130
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="conquian",
@@ -240,6 +369,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-anchors", action="store_true", help="skip OpenSpiel and RLCard")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "arena",
+        help="a duplicate-deal match between two bots",
+        description="Play a match between two bots: each shuffle is played twice with the "
+        "seats swapped. A bot is a name (random, greedy, heuristic, search, oracle, or a "
+        "level easy/medium/hard/expert) or 'cmd:<command line>' for a program that speaks "
+        "the bot protocol (docs/protocol.md). Ctrl-C stops and prints the result so far.",
+    )
+    p.add_argument("bot_a", metavar="BOT_A", help="bot A, e.g. greedy or 'cmd:python my_bot.py'")
+    p.add_argument("bot_b", metavar="BOT_B", help="bot B")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=100,
+        help="duplicate deals, each shuffle played twice (default 100)",
+    )
+    p.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (default 1; 0: one per core)"
+    )
+    p.add_argument("--seed", type=int, help="match seed (default: random, printed)")
+    p.add_argument("--rules", default="standard", help="rules preset or spec")
+    p.add_argument("--records", metavar="DIR", help="save every game's record in DIR")
+    p.add_argument(
+        "--time-limit-ms",
+        type=int,
+        default=DEFAULT_TIME_LIMIT_MS,
+        metavar="T",
+        help=f"external bots' time per move (default {DEFAULT_TIME_LIMIT_MS})",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser(
+        "bot",
+        help="serve one of our bots over the bot protocol",
+        description="Play a bot over the bot protocol on stdin/stdout (docs/protocol.md), "
+        "e.g. conquian arena 'cmd:conquian bot greedy' random.",
+    )
+    p.add_argument("name", help="bot name or level (not oracle)")
+    p.add_argument("--budget-ms", type=int, metavar="T", help="thinking time per move")
+    p.add_argument("--seed", type=int, help="random seed of the bot")
+    p.set_defaults(func=cmd_bot)
     return parser
 
 
@@ -253,13 +425,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("conquian: error: counts and times must be positive.", file=sys.stderr)
         return 2
     try:
-        args.func(args)
+        status = args.func(args)
     except (ConquianError, CliError) as exc:
         print(f"conquian: error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

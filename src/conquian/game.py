@@ -17,7 +17,7 @@ from .actions import Action
 from .cards import DeckStyle
 from .errors import IllegalActionError
 from .notation import parse_action
-from .observation import Observation, observe
+from .observation import Observation, PublicEvent, observe, public_event
 from .rules import Rules, find_rules
 from .state import GameState, shuffled_deck
 
@@ -44,14 +44,16 @@ class Game:
         self.stake = stake
         self.players: tuple[str, ...] = tuple(players)
         self.state = GameState.deal(self.rules, deck=self.deck, dealer=dealer, stake=stake)
-        self.history: list[tuple[int, Action]] = []
+        self.history: list[PublicEvent] = []
+        """Every action played, with the player and the card it concerned."""
         self._before: list[GameState] = []
 
     def legal_actions(self) -> tuple[Action, ...]:
         return self.state.legal_actions()
 
     def observation(self, player: int) -> Observation:
-        return observe(self.state, player)
+        """What ``player`` may know now, including the public history of the deal."""
+        return observe(self.state, player, tuple(self.history))
 
     def push(self, action: Action) -> None:
         """Play a legal action.
@@ -59,10 +61,10 @@ class Game:
         :raises IllegalActionError: with the reason; nothing changes.
         """
         before = self.state.copy()
-        player = self.state.player
+        event = public_event(self.state, action)
         self.state.apply(action)
         self._before.append(before)
-        self.history.append((player, action))
+        self.history.append(event)
 
     def push_text(self, text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> Action:
         """Read an action as typed (see :func:`conquian.notation.parse_action`) and play it."""
@@ -75,10 +77,10 @@ class Game:
         if not self.history:
             return None
         self.state = self._before.pop()
-        return self.history.pop()[1]
+        return self.history.pop().action
 
     def peek(self) -> Action | None:
-        return self.history[-1][1] if self.history else None
+        return self.history[-1].action if self.history else None
 
     def states(self) -> list[GameState]:
         """Every position of the deal so far, the current one last."""

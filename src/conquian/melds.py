@@ -130,6 +130,24 @@ class MeldTable:
                     if start + length <= NUM_RANKS and not run & ~pattern:
                         found.append(run)
             self._runs_by_pattern.append(tuple(found))
+        self._run_cover: list[int] = []
+        for runs_here in self._runs_by_pattern:
+            cover = 0
+            for run in runs_here:
+                cover |= run
+            self._run_cover.append(cover)
+
+    def can_meld(self, card: int, avail: int) -> bool:
+        """True if some meld made of cards in ``avail`` contains ``card`` (a fast test).
+
+        >>> meld_table(8).can_meld(15, parse_cards_mask("5h 6h 7h"))
+        True
+        """
+        rank = card % NUM_RANKS
+        suit_shift = card - rank
+        if self._run_cover[(avail >> suit_shift) & _SUIT_BITS] >> rank & 1:
+            return True
+        return (avail & RANK_MASKS[rank]).bit_count() >= 3
 
     def melds_within(self, avail: int) -> list[int]:
         """Every meld made only of cards in ``avail``.

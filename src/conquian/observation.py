@@ -14,14 +14,44 @@ holds the opponent's hand or the stock order.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, NamedTuple, TypeVar
 
-from .actions import Action
-from .cards import ALL_CARDS_MASK, CARDS, CardSet, format_mask
+from .actions import Action, ActionKind
+from .cards import ALL_CARDS_MASK, CARDS, Card, CardSet, format_mask, parse_cards_mask
+from .errors import ConquianError, InvalidNotationError
 from .melds import Partition, format_partition, partition_mask
-from .rules import Rules
-from .state import GameState, Outcome, Phase, Source
+from .rules import Rules, find_rules
+from .state import GameState, Outcome, Phase, Source, Termination
+
+
+class PublicEvent(NamedTuple):
+    """One action as both players saw it.
+
+    ``card`` is the centre card the action concerned (the card taken, declined,
+    passed or forced) or the discarded card; ``source`` is where the centre card
+    came from when the action was taken (``Source.NONE`` for a discard).
+    """
+
+    player: int
+    action: Action
+    card: int
+    source: Source
+
+    def __str__(self) -> str:
+        if self.action.kind is ActionKind.DISCARD:
+            return f"p{self.player} {self.action}"
+        return f"p{self.player} {self.action} ({CARDS[self.card]}:{self.source.value})"
+
+
+def public_event(state: GameState, action: Action) -> PublicEvent:
+    """The public record of ``action`` about to be played in ``state``."""
+    if action.kind is ActionKind.DISCARD:
+        return PublicEvent(state.player, action, action.card, Source.NONE)
+    return PublicEvent(state.player, action, state.centre, state.source)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +79,8 @@ class Observation:
     legal_actions: tuple[Action, ...]
     """This player's legal actions (empty when it is not his turn)."""
     outcome: Outcome | None
+    history: tuple[PublicEvent, ...] = ()
+    """Every action of the deal so far, as both players saw it (when known)."""
 
     @property
     def opponent(self) -> int:
@@ -97,6 +129,7 @@ class Observation:
             "hand_counts": list(self.hand_counts),
             "stake": self.stake,
             "legal_actions": [str(a) for a in self.legal_actions],
+            "history": [str(e) for e in self.history],
             "outcome": None
             if self.outcome is None
             else {
@@ -104,6 +137,59 @@ class Observation:
                 "termination": self.outcome.termination.value,
             },
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Observation:
+        """Read back the output of :meth:`to_dict` (``seen`` is derived, so it is ignored).
+
+        >>> from conquian.game import Game
+        >>> game = Game(seed=2)
+        >>> obs = game.observation(game.state.player)
+        >>> Observation.from_dict(obs.to_dict()) == obs
+        True
+
+        :raises InvalidNotationError: naming the missing or malformed field.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidNotationError("An observation must be a JSON object.")
+        try:
+            rules = find_rules(_get(data, "rules", str))
+        except ConquianError as exc:
+            raise InvalidNotationError(f"Observation field 'rules': {exc}") from None
+        centre_text = _get(data, "centre", str, optional=True)
+        centre = -1 if centre_text is None else _card(centre_text, "centre")
+        source = Source.NONE
+        if centre >= 0:
+            source = _enum(Source, _get(data, "centre_source", str), "centre_source")
+        tables = _get(data, "tables", list)
+        if len(tables) != 2:
+            raise InvalidNotationError("Observation field 'tables' must list two tables.")
+        counts = _get(data, "hand_counts", list)
+        if len(counts) != 2 or not all(_is_int(c) for c in counts):
+            raise InvalidNotationError("Observation field 'hand_counts' must be two numbers.")
+        try:
+            legal = tuple(Action.parse(t) for t in _strings(data, "legal_actions"))
+            history = tuple(parse_public_event(t) for t in _strings(data, "history"))
+        except InvalidNotationError as exc:
+            raise InvalidNotationError(f"Observation: {exc}") from None
+        return cls(
+            player=_player(data, "player"),
+            rules=rules,
+            phase=_enum(Phase, _get(data, "phase", str), "phase"),
+            to_act=_player(data, "to_act"),
+            dealer=_player(data, "dealer"),
+            hand_mask=_mask(data, "hand"),
+            tables=(_partition(tables[0], "tables"), _partition(tables[1], "tables")),
+            centre=centre,
+            source=source,
+            dead_mask=_mask(data, "dead"),
+            stock_count=_get(data, "stock_count", int),
+            hand_counts=(counts[0], counts[1]),
+            stake=_get(data, "stake", int),
+            legal_actions=legal,
+            outcome=_outcome(data.get("outcome")),
+            history=history,
+        )
 
     def __str__(self) -> str:
         me, them = self.player, 1 - self.player
@@ -120,8 +206,120 @@ class Observation:
         return "\n".join(lines)
 
 
-def observe(state: GameState, player: int) -> Observation:
-    """The observation of ``state`` for ``player`` (0 or 1)."""
+_EVENT = re.compile(r"p([01]) (.+?)(?: \((\S+):(\S)\))?")
+
+
+def parse_public_event(text: str) -> PublicEvent:
+    """Read the text of a :class:`PublicEvent` (``p0 discard Kh``, ``p1 take 5c6c7c (7c:d)``).
+
+    >>> str(parse_public_event("p1 decline (Kh:d)"))
+    'p1 decline (Kh:d)'
+
+    :raises InvalidNotationError: if the text is not an event.
+    """
+    match = _EVENT.fullmatch(text.strip())
+    if match is None:
+        raise InvalidNotationError(f"{text!r} is not an event such as 'p0 discard Kh'.")
+    player = int(match.group(1))
+    action = Action.parse(match.group(2))
+    if action.kind is ActionKind.DISCARD:
+        if match.group(3) is not None:
+            raise InvalidNotationError(f"A discard names no centre card: {text!r}.")
+        return PublicEvent(player, action, action.card, Source.NONE)
+    if match.group(3) is None:
+        raise InvalidNotationError(
+            f"The event {text!r} must end with the centre card, e.g. (Kh:d)."
+        )
+    card = _card(match.group(3), "history")
+    return PublicEvent(player, action, card, _enum(Source, match.group(4), "history"))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _get(data: Mapping[str, Any], key: str, kind: type, *, optional: bool = False) -> Any:
+    if key not in data:
+        raise InvalidNotationError(f"The observation has no {key!r} field.")
+    value = data[key]
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidNotationError(
+            f"Observation field {key!r} must be a {kind.__name__}, got {value!r}."
+        )
+    return value
+
+
+def _player(data: Mapping[str, Any], key: str) -> int:
+    value: int = _get(data, key, int)
+    if value not in (0, 1):
+        raise InvalidNotationError(f"Observation field {key!r} must be 0 or 1, got {value}.")
+    return value
+
+
+def _strings(data: Mapping[str, Any], key: str) -> list[str]:
+    values: list[Any] = _get(data, key, list)
+    if not all(isinstance(v, str) for v in values):
+        raise InvalidNotationError(f"Observation field {key!r} must be a list of strings.")
+    return values
+
+
+def _card(text: str, key: str) -> int:
+    try:
+        return Card.parse(text).index
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(f"Observation field {key!r}: {exc}") from None
+
+
+def _cards(values: Any, key: str) -> int:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise InvalidNotationError(f"Observation field {key!r} must hold lists of cards.")
+    try:
+        mask = parse_cards_mask(" ".join(values))
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(f"Observation field {key!r}: {exc}") from None
+    if mask.bit_count() != len(values):
+        raise InvalidNotationError(f"Observation field {key!r}: one card per list item.")
+    return mask
+
+
+def _mask(data: Mapping[str, Any], key: str) -> int:
+    return _cards(_get(data, key, list), key)
+
+
+def _partition(melds: Any, key: str) -> Partition:
+    if not isinstance(melds, list):
+        raise InvalidNotationError(f"Observation field {key!r} must hold lists of melds.")
+    return tuple(sorted(_cards(meld, key) for meld in melds))
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _enum(kind: type[_E], value: str, key: str) -> _E:
+    try:
+        return kind(value)
+    except ValueError:
+        raise InvalidNotationError(f"Observation field {key!r}: unknown value {value!r}.") from None
+
+
+def _outcome(value: Any) -> Outcome | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InvalidNotationError("Observation field 'outcome' must be an object or null.")
+    winner = value.get("winner")
+    if winner not in (0, 1, None) or isinstance(winner, bool):
+        raise InvalidNotationError(f"Observation outcome: bad winner {winner!r}.")
+    termination = value.get("termination")
+    if not isinstance(termination, str):
+        raise InvalidNotationError("Observation outcome: 'termination' must be a string.")
+    return Outcome(winner, _enum(Termination, termination, "outcome"))
+
+
+def observe(state: GameState, player: int, history: tuple[PublicEvent, ...] = ()) -> Observation:
+    """The observation of ``state`` for ``player`` (0 or 1), with the public history if given."""
     hands = state.hands
     return Observation(
         player=player,
@@ -141,4 +339,5 @@ def observe(state: GameState, player: int) -> Observation:
         if state.player == player and state.phase is not Phase.OVER
         else (),
         outcome=state.outcome(),
+        history=history,
     )

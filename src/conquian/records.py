@@ -73,12 +73,12 @@ class GameRecord:
     meta: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_game(cls, game: Game, **meta: str) -> GameRecord:
+    def from_game(cls, game: Game, /, **meta: str) -> GameRecord:
         """The record of a game so far."""
         return cls(
             rules=game.rules.to_spec(),
             deck=game.deck,
-            actions=tuple(f"p{player} {action}" for player, action in game.history),
+            actions=tuple(f"p{e.player} {e.action}" for e in game.history),
             dealer=game.dealer,
             stake=game.stake,
             players=game.players,

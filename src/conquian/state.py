@@ -459,6 +459,8 @@ class GameState:
 
     def _takes(self, p: int, forced: bool) -> tuple[Action, ...]:
         bit = 1 << self.centre
+        if not self.melds.can_meld(self.centre, self.table_masks[p] | self.hands[p] | bit):
+            return ()
         old = self.tables[p]
         if forced and self.rules.forced_take is ForcedTake.MINIMAL:
             if self.rules.force_fit is ForceFit.DIRECT:

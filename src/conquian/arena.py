@@ -1,0 +1,619 @@
+"""Duplicate-deal matches between two bots, with the statistics to judge them.
+
+Each *deal* of a match is one shuffle played twice: first with bot A as player 0,
+then with the same deck and dealer and bot B as player 0, so each bot plays both
+seats of every shuffle and luck of the cards largely cancels out.  A bot is named
+as :func:`~conquian.bots.make_bot` accepts, or ``cmd:<command line>`` for a
+program speaking the bot protocol (see :mod:`conquian.protocol`).
+
+>>> result = run_match("greedy", "random", 2, seed=1)
+>>> result.deals, len(result.games), result.wins + result.losses + result.draws
+(2, 4, 4)
+>>> round(wilson_interval(5, 10)[0], 4), round(elo_difference(0.75), 1)
+(0.2366, 190.8)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import os
+import pickle
+import queue
+import random
+import signal
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.queues import Queue
+from types import FrameType
+from typing import Any
+
+from .bots import Bot, make_bot
+from .errors import ConquianError, IllegalActionError
+from .game import Game
+from .protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
+from .records import GameRecord
+from .rules import Rules, find_rules
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the normal distribution."""
+ELO_CAP = 800.0
+"""Elo differences are clamped to +/- this (a score of 0 or 1 has no finite Elo)."""
+CMD_PREFIX = "cmd:"
+
+ProgressFn = Callable[[int, int, "MatchResult"], None]
+"""``progress(deals_done, deals_total, result_so_far)``."""
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; ``(0, 1)`` when there are no trials.
+
+    >>> tuple(round(x, 4) for x in wilson_interval(0, 10))
+    (0.0, 0.2775)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts ``score`` (the share of points), clamped to +/-800.
+
+    >>> elo_difference(0.5), elo_difference(1.0), elo_difference(0.0)
+    (0.0, 800.0, -800.0)
+    """
+    if score <= 0.0:
+        return -ELO_CAP
+    if score >= 1.0:
+        return ELO_CAP
+    return max(-ELO_CAP, min(ELO_CAP, 400.0 * math.log10(score / (1.0 - score))))
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0..100), interpolating linearly between ranks; None if empty.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 50), percentile([1.0, 2.0, 3.0, 4.0], 90)
+    (2.5, 3.7)
+    """
+    if not values:
+        return None
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+# ------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game of a match (half of a duplicate deal), from bot A's point of view."""
+
+    deal: int
+    """The shuffle's number, from 0."""
+    game: int
+    """0: bot A is player 0; 1: the same shuffle with the seats swapped."""
+    dealer: int
+    a_player: int
+    winner: str | None
+    """``"a"``, ``"b"`` or None for a draw."""
+    termination: str
+    """``out``, ``stock_exhausted`` or ``forfeit`` (a bot failed)."""
+    stake: int
+    actions: int
+    failure: str | None = None
+    """Why the game was forfeited: the failing bot's message."""
+    ms: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    """Per bot (A, B): milliseconds of every decision."""
+    choice_ms: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
+    """Per bot (A, B): milliseconds of the decisions with more than one legal action."""
+
+    @property
+    def failed(self) -> str | None:
+        """The side (``"a"`` or ``"b"``) that forfeited, if any."""
+        if self.failure is None or self.winner is None:
+            return None
+        return "b" if self.winner == "a" else "a"
+
+
+@dataclass
+class BotSummary:
+    """What a match measured of one bot."""
+
+    spec: str
+    name: str
+    ms: list[float] = field(default_factory=list)
+    choice_ms: list[float] = field(default_factory=list)
+    failures: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "name": self.name,
+            "ms_per_move_p50": _round(percentile(self.choice_ms, 50), 4),
+            "ms_per_move_p90": _round(percentile(self.choice_ms, 90), 4),
+            "moves": len(self.choice_ms),
+            "ms_per_decision_p50": _round(percentile(self.ms, 50), 4),
+            "ms_per_decision_p90": _round(percentile(self.ms, 90), 4),
+            "decisions": len(self.ms),
+            "failures": self.failures,
+        }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+@dataclass
+class MatchResult:
+    """The result of a match so far, from bot A's point of view.
+
+    Latency figures count only decisions with more than one legal action
+    (``moves``); ``ms_per_decision_*`` count every decision.
+    """
+
+    bot_a: BotSummary
+    bot_b: BotSummary
+    rules: str
+    seed: int
+    deals_requested: int
+    jobs: int = 1
+    games: list[GameResult] = field(default_factory=list)
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    stake_balance: int = 0
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+
+    def add(self, games: Sequence[GameResult]) -> None:
+        """Count finished games."""
+        for g in games:
+            self.games.append(g)
+            if g.winner == "a":
+                self.wins += 1
+                self.stake_balance += g.stake
+            elif g.winner == "b":
+                self.losses += 1
+                self.stake_balance -= g.stake
+            else:
+                self.draws += 1
+            for summary, ms, choice_ms in zip(
+                (self.bot_a, self.bot_b), g.ms, g.choice_ms, strict=True
+            ):
+                summary.ms.extend(ms)
+                summary.choice_ms.extend(choice_ms)
+            if g.failed == "a":
+                self.bot_a.failures += 1
+            elif g.failed == "b":
+                self.bot_b.failures += 1
+
+    @property
+    def deals(self) -> int:
+        """Duplicate deals played to the end (both games)."""
+        return len(self.games) // 2
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """Bot A's share of the decided games (0.5 when none was decided)."""
+        return self.wins / self.decided if self.decided else 0.5
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of :attr:`win_rate`."""
+        return wilson_interval(self.wins, self.decided)
+
+    @property
+    def elo(self) -> float:
+        """Bot A's Elo advantage, from the win rate over decided games."""
+        return elo_difference(self.win_rate)
+
+    @property
+    def elo_interval(self) -> tuple[float, float]:
+        low, high = self.ci95
+        return elo_difference(low), elo_difference(high)
+
+    @property
+    def failures(self) -> list[GameResult]:
+        """Games forfeited by a bot's failure, in order."""
+        return sorted((g for g in self.games if g.failure), key=lambda g: (g.deal, g.game))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data."""
+        low, high = self.ci95
+        elo_low, elo_high = self.elo_interval
+        return {
+            "bot_a": self.bot_a.to_dict(),
+            "bot_b": self.bot_b.to_dict(),
+            "rules": self.rules,
+            "seed": self.seed,
+            "deals": self.deals,
+            "deals_requested": self.deals_requested,
+            "games": len(self.games),
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "decided": self.decided,
+            "win_rate": round(self.win_rate, 4),
+            "ci95_low": round(low, 4),
+            "ci95_high": round(high, 4),
+            "stake_balance": self.stake_balance,
+            "elo": round(self.elo, 1),
+            "elo_low": round(elo_low, 1),
+            "elo_high": round(elo_high, 1),
+            "failures": [
+                {
+                    "deal": g.deal + 1,
+                    "game": g.game + 1,
+                    "bot": g.failed,
+                    "message": g.failure,
+                }
+                for g in self.failures
+            ],
+            "interrupted": self.interrupted,
+            "jobs": self.jobs,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+# ------------------------------------------------------------------- playing
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 64-bit seed from the match seed and a path, the same on every machine and run."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def check_spec(spec: str) -> None:
+    """:raises ConquianError: if ``spec`` names no bot."""
+    if spec.startswith(CMD_PREFIX):
+        if not spec[len(CMD_PREFIX) :].strip():
+            raise ConquianError("'cmd:' must be followed by the bot's command line.")
+        return
+    try:
+        make_bot(spec)
+    except (ImportError, AttributeError) as exc:
+        raise ConquianError(f"The bot {spec!r} is not available: {exc}.") from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Config:
+    specs: tuple[str, str]
+    rules: str
+    seed: int
+    records_dir: str | None
+    time_limit_ms: int
+
+
+class _Table:
+    """Plays the deals of a match in one process, keeping external bot programs running."""
+
+    def __init__(self, config: _Config) -> None:
+        self.config = config
+        self.rules: Rules = find_rules(config.rules)
+        self.external: dict[int, ExternalBot] = {}
+
+    def external_bot(self, side: int) -> ExternalBot:
+        bot = self.external.get(side)
+        if bot is None:
+            command = self.config.specs[side][len(CMD_PREFIX) :]
+            bot = ExternalBot(command, time_limit_ms=self.config.time_limit_ms)
+            self.external[side] = bot
+        return bot
+
+    def bot(self, side: int, deal: int, game: int) -> Bot:
+        spec = self.config.specs[side]
+        if spec.startswith(CMD_PREFIX):
+            return self.external_bot(side)
+        rng = random.Random(derive_seed(self.config.seed, "bot", deal, game, "ab"[side]))
+        return make_bot(spec, rng=rng)
+
+    def play_deals(self, start: int, stop: int) -> list[GameResult]:
+        return [g for deal in range(start, stop) for g in (self.play(deal, 0), self.play(deal, 1))]
+
+    def play(self, deal: int, game: int) -> GameResult:
+        """One game: shuffle ``deal`` with bot A as player ``game``."""
+        config = self.config
+        a_player = game
+        side_of = (0, 1) if a_player == 0 else (1, 0)  # side_of[player]
+        dealer = deal % 2
+        g = Game(
+            self.rules,
+            seed=derive_seed(config.seed, "deal", deal),
+            dealer=dealer,
+            players=(config.specs[side_of[0]], config.specs[side_of[1]]),
+        )
+        bots = [self.bot(side_of[p], deal, game) for p in (0, 1)]
+        ms: tuple[list[float], list[float]] = ([], [])
+        choice_ms: tuple[list[float], list[float]] = ([], [])
+        failure: str | None = None
+        failed_player = -1
+        dealt: list[int] = []
+        for p in (0, 1):
+            dealt.append(p)
+            try:
+                bots[p].new_deal(p, g.rules)
+            except BotFailure as exc:
+                failure, failed_player = str(exc), p
+                break
+        while failure is None and not g.state.is_over:
+            p = g.state.player
+            bot = bots[p]
+            obs = g.observation(p)
+            started = time.perf_counter()
+            try:
+                if bot.sees_everything:
+                    action = bot.act_with_state(obs, g.state.copy())
+                else:
+                    action = bot.act(obs)
+            except BotFailure as exc:
+                failure, failed_player = str(exc), p
+                break
+            elapsed = (time.perf_counter() - started) * 1000
+            ms[side_of[p]].append(elapsed)
+            if len(obs.legal_actions) > 1:
+                choice_ms[side_of[p]].append(elapsed)
+            try:
+                g.push(action)
+            except IllegalActionError as exc:
+                raise ConquianError(
+                    f"The bot {config.specs[side_of[p]]!r} chose an illegal action "
+                    f"{action} (deal {deal + 1}, game {game + 1}): {exc}"
+                ) from None
+        outcome = g.state.outcome()
+        if failure is not None:
+            winner: int | None = 1 - failed_player
+            termination = "forfeit"
+        else:
+            assert outcome is not None
+            winner, termination = outcome.winner, outcome.termination.value
+        for p in dealt:
+            bot = bots[p]
+            if isinstance(bot, ExternalBot):
+                bot.deal_over(g.observation(p), winner, failure)
+        if config.records_dir is not None:
+            self.save(g, deal, game, failure)
+        return GameResult(
+            deal=deal,
+            game=game,
+            dealer=dealer,
+            a_player=a_player,
+            winner=None if winner is None else "ab"[side_of[winner]],
+            termination=termination,
+            stake=g.stake,
+            actions=len(g.history),
+            failure=failure,
+            ms=(tuple(ms[0]), tuple(ms[1])),
+            choice_ms=(tuple(choice_ms[0]), tuple(choice_ms[1])),
+        )
+
+    def save(self, g: Game, deal: int, game: int, failure: str | None) -> None:
+        assert self.config.records_dir is not None
+        meta = {
+            "event": "arena",
+            "bot_a": self.config.specs[0],
+            "bot_b": self.config.specs[1],
+            "deal": str(deal + 1),
+            "duplicate": str(game + 1),
+            "match_seed": str(self.config.seed),
+        }
+        if failure is not None:
+            meta["forfeit"] = failure
+        path = os.path.join(self.config.records_dir, f"deal-{deal + 1:05d}-{game + 1}.toml")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(GameRecord.from_game(g, **meta).dumps())
+
+    def close(self, *, now: bool = False) -> None:
+        for bot in self.external.values():
+            if now:
+                bot.kill()
+            else:
+                bot.close()
+        self.external.clear()
+
+
+# ------------------------------------------------------------ worker processes
+
+_worker_table: _Table | None = None
+
+
+def _worker_terminated(signum: int, frame: FrameType | None) -> None:
+    if _worker_table is not None:
+        _worker_table.close(now=True)
+    os._exit(1)
+
+
+def _worker_main(config: _Config, tasks: Queue[Any], results: Queue[Any]) -> None:
+    """A worker process: play chunks of deals until the ``None`` that ends the work."""
+    global _worker_table
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
+    _worker_table = table = _Table(config)
+    try:
+        while (chunk := tasks.get()) is not None:
+            try:
+                results.put(("ok", table.play_deals(*chunk)))
+            except Exception as exc:
+                text = traceback.format_exc()
+                try:
+                    pickle.dumps(exc)
+                except Exception:
+                    exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+                results.put(("error", (exc, text)))
+                break
+    finally:
+        table.close()
+
+
+def _run_parallel(
+    config: _Config,
+    result: MatchResult,
+    jobs: int,
+    started: float,
+    progress: ProgressFn | None,
+) -> None:
+    """Play the match in ``jobs`` worker processes, each taking chunks of deals in turn."""
+    deals = result.deals_requested
+    size = max(1, min(10, deals // (jobs * 4)))
+    chunks = [(start, min(start + size, deals)) for start in range(0, deals, size)]
+    context = multiprocessing.get_context("spawn")
+    tasks: Queue[Any] = context.Queue()
+    tasks.cancel_join_thread()  # never wait at exit to feed chunks nobody will play
+    results: Queue[Any] = context.Queue()
+    workers = [
+        context.Process(target=_worker_main, args=(config, tasks, results), daemon=True)
+        for _ in range(min(jobs, len(chunks)))
+    ]
+    for chunk in chunks:
+        tasks.put(chunk)
+    for _ in workers:
+        tasks.put(None)
+    try:
+        for worker in workers:
+            worker.start()
+        remaining = len(chunks)
+        while remaining:
+            try:
+                kind, payload = results.get(timeout=0.5)
+            except queue.Empty:
+                dead = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
+                if dead:
+                    raise ConquianError(f"A worker process died (exit status {dead[0]}).") from None
+                continue
+            if kind == "error":
+                exc, text = payload
+                exc.add_note(f"In a worker process:\n{text}")
+                raise exc
+            result.add(payload)
+            remaining -= 1
+            result.elapsed_s = time.perf_counter() - started
+            if progress is not None:
+                progress(result.deals, deals, result)
+        for worker in workers:
+            worker.join()
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            if worker.pid is not None:
+                worker.join()
+
+
+# --------------------------------------------------------------------- match
+
+
+def run_match(
+    bot_a: str,
+    bot_b: str,
+    deals: int,
+    seed: int | None = None,
+    rules: Rules | str = "standard",
+    jobs: int = 1,
+    records_dir: str | os.PathLike[str] | None = None,
+    progress: ProgressFn | None = None,
+    *,
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+) -> MatchResult:
+    """Play ``deals`` duplicate deals (``2 * deals`` games) between two bots.
+
+    The same ``seed`` gives the same games whatever ``jobs`` is (external programs
+    aside, which choose their own moves).  Ctrl-C stops the match: the result then
+    holds the deals finished so far and ``interrupted`` is set.  With ``jobs > 1`` the
+    worker processes are spawned, so a script must call this under
+    ``if __name__ == "__main__":``.
+
+    :raises ConquianError: for an unknown bot, bad counts, or an external bot that
+        cannot be started at all.
+    """
+    if deals < 1:
+        raise ConquianError(f"A match needs at least one deal, got {deals}.")
+    if jobs < 1:
+        raise ConquianError(f"--jobs must be at least 1, got {jobs}.")
+    rules_obj = find_rules(rules)
+    for spec in (bot_a, bot_b):
+        check_spec(spec)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    records = None if records_dir is None else os.fspath(records_dir)
+    if records is not None:
+        os.makedirs(records, exist_ok=True)
+    config = _Config((bot_a, bot_b), rules_obj.to_spec(), seed, records, time_limit_ms)
+    started = time.perf_counter()
+    table = _Table(config)
+    names = [bot_a, bot_b]
+    result: MatchResult | None = None
+    try:
+        for side in (0, 1):  # start external programs once, to fail early and learn names
+            if config.specs[side].startswith(CMD_PREFIX):
+                external = table.external_bot(side)
+                try:
+                    external.start()
+                except BotFailure as exc:
+                    raise ConquianError(f"Cannot use {config.specs[side]!r}: {exc}") from None
+                names[side] = external.bot_name
+        result = MatchResult(
+            BotSummary(bot_a, names[0]),
+            BotSummary(bot_b, names[1]),
+            config.rules,
+            seed,
+            deals,
+            jobs=jobs,
+        )
+        if jobs == 1:
+            for deal in range(deals):
+                result.add(table.play_deals(deal, deal + 1))
+                result.elapsed_s = time.perf_counter() - started
+                if progress is not None:
+                    progress(result.deals, deals, result)
+        else:
+            table.close()
+            _run_parallel(config, result, jobs, started, progress)
+    except KeyboardInterrupt:
+        if result is None:
+            result = MatchResult(
+                BotSummary(bot_a, names[0]),
+                BotSummary(bot_b, names[1]),
+                config.rules,
+                seed,
+                deals,
+                jobs,
+            )
+        result.interrupted = True
+        table.close(now=True)
+    finally:
+        table.close()
+    result.games.sort(key=lambda g: (g.deal, g.game))
+    result.elapsed_s = time.perf_counter() - started
+    return result
+
+
+__all__ = [
+    "BotSummary",
+    "GameResult",
+    "MatchResult",
+    "check_spec",
+    "derive_seed",
+    "elo_difference",
+    "percentile",
+    "run_match",
+    "wilson_interval",
+]

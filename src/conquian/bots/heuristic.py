@@ -1,0 +1,176 @@
+"""``heuristic``: a fast rule-based player that remembers and weighs what it has seen.
+
+It always values melding highly (taking is tempo), keeps the hand cards that still
+have live ways to complete a meld, discards the card it needs least that helps the
+opponent least (never, if it can help it, one that fits the opponent's table),
+forces when that hurts the opponent, and picks the table arrangement that leaves it
+least forceable.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionKind
+from ..cards import CARDS, mask_indices
+from ..melds import MeldTable, Partition, meld_table, partition_mask
+from ..observation import Observation
+from ..state import Phase, Source
+from .base import Bot
+from .features import Knowledge, direct_fit_mask, discard_danger, keep_score
+
+WIN = 1000.0
+
+
+class HeuristicBot(Bot):
+    """Rule-based play on keep scores, discard danger and forcing risk (well under 1 ms a move)."""
+
+    name = "heuristic"
+    table_weight = 8.0
+    """Worth of a melded card relative to the keep scores of hand cards."""
+    force_risk = 0.3
+    """Cost of each live card that would fit the table directly (and so could be forced)."""
+    danger_weight = 1.0
+    """Weight of how much a discarded or passed card may help the opponent."""
+    stock_option = 0.55
+    """Share of a melded card that a useful stock card is worth when declining."""
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal_actions) == 1:
+            self.reason = "the only legal action"
+            return obs.legal_actions[0]
+        return self.rank(obs)[0][1]
+
+    def rank(self, obs: Observation) -> list[tuple[float, Action]]:
+        """Every legal action with its value, best first; sets :attr:`reason` for the best."""
+        melds = meld_table(obs.rules.max_seq_len)
+        k = Knowledge.from_observation(obs)
+        if obs.phase is Phase.DISCARD:
+            ranked = self._rank_discards(obs, k, melds)
+        elif obs.phase is Phase.FORCE:
+            ranked = self._rank_force(obs, k, melds)
+        else:
+            ranked = self._rank_takes(obs, k, melds)
+        return ranked
+
+    # --------------------------------------------------------------- values
+
+    def hand_score(self, hand: int, live: int) -> float:
+        """How well a hand holds together: the sum of its cards' keep scores."""
+        available = hand | live
+        return sum(keep_score(card, hand, available) for card in mask_indices(hand))
+
+    def table_value(self, k: Knowledge, melds: MeldTable, table: Partition, hand: int) -> float:
+        """Value of a table and the hand beside it."""
+        return (
+            self.table_weight * partition_mask(table).bit_count()
+            + self.hand_score(hand, k.live)
+            - self.force_risk * direct_fit_mask(melds, table, k.live).bit_count()
+        )
+
+    def take_value(self, k: Knowledge, melds: MeldTable, action: Action) -> tuple[float, int]:
+        """Value of a take after its best discard, and that discard (-1 if it goes out)."""
+        hand = k.hand & ~partition_mask(action.melds)
+        if not hand:
+            return WIN, -1
+        discard = self.best_discard(k, melds, hand)
+        value = self.table_value(k, melds, action.melds, hand & ~(1 << discard))
+        return value - self.danger_weight * discard_danger(k, melds, discard), discard
+
+    def discard_cost(self, k: Knowledge, melds: MeldTable, hand: int, card: int) -> float:
+        """What discarding ``card`` from ``hand`` costs (lower is better)."""
+        return (
+            keep_score(card, hand, hand | k.live)
+            + self.danger_weight * discard_danger(k, melds, card)
+            - 0.01 * (card % 10)
+        )
+
+    def best_discard(self, k: Knowledge, melds: MeldTable, hand: int) -> int:
+        """The hand card to discard: the least connected, least useful to the opponent."""
+        return min(mask_indices(hand), key=lambda card: self.discard_cost(k, melds, hand, card))
+
+    def stock_chance(self, k: Knowledge, melds: MeldTable) -> float:
+        """Expected worth of turning a stock card instead of taking."""
+        if not k.stock_count or not k.live:
+            return 0.0
+        own = k.hand | partition_mask(k.my_table)
+        useful = direct_fit_mask(melds, k.my_table, k.live)
+        for meld in melds.melds_within(own | k.live):
+            missing = meld & ~own
+            if missing.bit_count() == 1 and meld & k.hand:
+                useful |= missing
+        return self.table_weight * self.stock_option * useful.bit_count() / k.live.bit_count()
+
+    # -------------------------------------------------------------- ranking
+
+    def _rank_takes(
+        self, obs: Observation, k: Knowledge, melds: MeldTable
+    ) -> list[tuple[float, Action]]:
+        centre = obs.centre
+        hold = self.table_value(k, melds, k.my_table, k.hand)
+        scored: list[tuple[float, int, Action]] = []
+        for index, action in enumerate(obs.legal_actions):
+            if action.kind is ActionKind.TAKE:
+                value, _ = self.take_value(k, melds, action)
+            elif action.melds:  # lay cards from hand, then pass (variant)
+                hand = k.hand & ~partition_mask(action.melds)
+                value = self.table_value(k, melds, action.melds, hand)
+                value -= self.danger_weight * discard_danger(k, melds, centre)
+            elif action.kind is ActionKind.DECLINE:
+                value = hold + self.stock_chance(k, melds)
+            else:  # pass one's own turned card: it is offered to the opponent
+                value = hold - self.danger_weight * discard_danger(k, melds, centre)
+            scored.append((value, -index, action))
+        scored.sort(reverse=True)
+        best_value, _, best = scored[0]
+        card = CARDS[centre]
+        if best.kind is ActionKind.TAKE:
+            self.reason = (
+                f"taking {card} goes out"
+                if best_value >= WIN
+                else f"taking {card} melds it and leaves the strongest hand"
+            )
+        elif best.melds:
+            self.reason = "lays cards from hand before passing"
+        else:
+            self.reason = f"{card} does not meld, or taking it would cost more than it gains"
+        return [(value, action) for value, _, action in scored]
+
+    def _rank_discards(
+        self, obs: Observation, k: Knowledge, melds: MeldTable
+    ) -> list[tuple[float, Action]]:
+        scored = sorted(
+            (self.discard_cost(k, melds, k.hand, a.card), a.card, a) for a in obs.legal_actions
+        )
+        best = scored[0][2]
+        assert best.card >= 0
+        if k.opp_table and direct_fit_mask(melds, k.opp_table, k.hand) == k.hand:
+            self.reason = "every card fits the opponent's table; this one costs least"
+        else:
+            self.reason = f"{CARDS[best.card]} is the card it needs least and gives away least"
+        return [(-cost, action) for cost, _, action in scored]
+
+    def _rank_force(
+        self, obs: Observation, k: Knowledge, melds: MeldTable
+    ) -> list[tuple[float, Action]]:
+        force, no_force = Action(ActionKind.FORCE), Action(ActionKind.NO_FORCE)
+        centre = obs.centre
+        decision = force
+        if k.opp_hand_count == 0:
+            self.reason = "forcing would let the opponent go out"
+            decision = no_force
+        elif obs.source is Source.TURNED and self._wants(k, melds, centre):
+            self.reason = f"it wants {CARDS[centre]} for itself"
+            decision = no_force
+        elif k.opp_hand_count <= 2:
+            self.reason = "the opponent is close to going out"
+            decision = no_force
+        else:
+            self.reason = "forcing makes the opponent break up his hand"
+        other = no_force if decision is force else force
+        return [(1.0, decision), (0.0, other)]
+
+    def _wants(self, k: Knowledge, melds: MeldTable, centre: int) -> bool:
+        options = melds.partitions(partition_mask(k.my_table) | 1 << centre, k.hand)
+        if not options:
+            return False
+        hold = self.table_value(k, melds, k.my_table, k.hand)
+        return max(self.take_value(k, melds, Action.take(p))[0] for p in options) > hold

@@ -1,0 +1,324 @@
+"""``search``: determinized Monte Carlo search, and the ``oracle`` that sees everything.
+
+The search bot deals the cards it cannot see many times over, each time consistent
+with everything it knows and weighted by what the opponent revealed (a card he
+refused makes its neighbours less likely to be in his hand), plays every candidate
+action in each deal, finishes the deal with a fast greedy policy for both players,
+and chooses the action with the best average result.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+
+from ..actions import Action, ActionKind
+from ..cards import ALL_CARDS_MASK, CARDS, mask_indices
+from ..melds import partition_mask
+from ..observation import Observation
+from ..state import GameState, Phase
+from .base import Bot, Budget
+from .features import (
+    CLOSE,
+    PARTNERS,
+    THIRDS,
+    Knowledge,
+    keep_score,
+)
+from .heuristic import HeuristicBot
+
+REFUSED_NEIGHBOUR_WEIGHT = 0.6
+"""Relative chance a card is in the opponent's hand, per card next to it that he refused."""
+DISCARDED_NEIGHBOUR_WEIGHT = 0.8
+"""The same, per card next to it that he discarded."""
+CONFLICT_WEIGHT = 0.25
+"""Relative odds of a sampled opponent hand, per refused card it could have melded."""
+
+_FORCE = Action(ActionKind.FORCE)
+_NO_FORCE = Action(ActionKind.NO_FORCE)
+
+
+def rollout_action(state: GameState, rng: random.Random) -> Action:
+    """A fast greedy choice for finishing a deal (uses only the mover's own hand).
+
+    Takes whenever it can (going out first, else laying the most cards), forces when
+    the opponent holds three cards or more, and discards the card with the fewest
+    partners that does not fit the opponent's table.
+    """
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    phase = state.phase
+    p = state.player
+    if phase is Phase.FORCE:
+        return _FORCE if state.hands[1 - p].bit_count() >= 3 else _NO_FORCE
+    if phase is Phase.DISCARD:
+        hand = state.hands[p]
+        opp_table = state.tables[1 - p]
+        valid = state.melds.valid
+        available = ALL_CARDS_MASK & ~(state.table_masks[0] | state.table_masks[1] | state.dead)
+        best = legal[0]
+        best_cost = 1e9
+        for action in legal:
+            card = action.card
+            bit = 1 << card
+            cost = keep_score(card, hand, available) + rng.random() * 0.2
+            for m in opp_table:
+                if m | bit in valid:
+                    cost += 2.0
+                    break
+            if cost < best_cost:
+                best_cost = cost
+                best = action
+        return best
+    chosen: Action | None = None
+    best_size = -1
+    hand = state.hands[p]
+    for action in legal:
+        if action.kind is not ActionKind.TAKE:
+            continue
+        laid = partition_mask(action.melds)
+        if not hand & ~laid:
+            return action
+        size = laid.bit_count() * 4 - len(action.melds)
+        if size > best_size:
+            best_size = size
+            chosen = action
+    if chosen is not None:
+        return chosen
+    for action in legal:
+        if not action.melds:
+            return action
+    return legal[-1]
+
+
+def rollout(state: GameState, player: int, rng: random.Random, limit: int = 400) -> float:
+    """Finish a deal with :func:`rollout_action`; +1 if ``player`` wins, -1 if he loses."""
+    over = Phase.OVER
+    steps = 0
+    while state.phase is not over and steps < limit:
+        state.apply_unchecked(rollout_action(state, rng))
+        steps += 1
+    winner = state.winner
+    if winner < 0:
+        return 0.0
+    return 1.0 if winner == player else -1.0
+
+
+def hidden_card_weights(k: Knowledge) -> dict[int, float]:
+    """Relative chance that each live card is in the opponent's hand.
+
+    Each card he refused or discarded makes the cards that would have melded with it
+    less likely to be his.
+    """
+    weights = dict.fromkeys(mask_indices(k.live), 1.0)
+    for card in mask_indices(k.opp_refused):
+        for other in mask_indices(CLOSE[card] & k.live):
+            weights[other] *= REFUSED_NEIGHBOUR_WEIGHT
+    for card in mask_indices(k.opp_discarded):
+        for other in mask_indices(CLOSE[card] & k.live):
+            weights[other] *= DISCARDED_NEIGHBOUR_WEIGHT
+    return weights
+
+
+def refusal_conflicts(hand: int, refused: int) -> int:
+    """How many refused cards ``hand`` could have melded with two of its own cards.
+
+    A player who holds two cards that make a meld with an offered card usually takes it;
+    a sampled hand that would have refused such cards is less likely to be the real one.
+    """
+    conflicts = 0
+    for card in mask_indices(refused):
+        partners = PARTNERS[card] & hand
+        if partners.bit_count() < 2:
+            continue
+        row = THIRDS[card]
+        found = False
+        for a in mask_indices(partners):
+            if row[a] & partners:
+                found = True
+                break
+        conflicts += found
+    return conflicts
+
+
+def determinize(
+    obs: Observation,
+    weights: dict[int, float],
+    rng: random.Random,
+    refused: int = 0,
+    tries: int = 4,
+) -> GameState:
+    """A full state consistent with ``obs``, the hidden cards dealt by ``weights``.
+
+    With ``refused`` (cards the opponent did not take), ``tries`` hands are drawn and one
+    is kept with odds falling by :data:`CONFLICT_WEIGHT` for each refusal it contradicts.
+    """
+    opp = 1 - obs.player
+    count = obs.hand_counts[opp]
+    draws: list[list[tuple[float, int]]] = []
+    odds: list[float] = []
+    for _ in range(tries if refused else 1):
+        keyed = sorted(
+            ((rng.random() ** (1.0 / w), card) for card, w in weights.items()), reverse=True
+        )
+        hand = 0
+        for _, card in keyed[:count]:
+            hand |= 1 << card
+        draws.append(keyed)
+        odds.append(CONFLICT_WEIGHT ** refusal_conflicts(hand, refused))
+    keyed = draws[0] if len(draws) == 1 else rng.choices(draws, weights=odds)[0]
+    opp_hand = 0
+    for _, card in keyed[:count]:
+        opp_hand |= 1 << card
+    stock = [card for _, card in keyed[count:]]
+    rng.shuffle(stock)
+    hands = [0, 0]
+    hands[obs.player] = obs.hand_mask
+    hands[opp] = opp_hand
+    return GameState(
+        obs.rules,
+        dealer=obs.dealer,
+        phase=obs.phase,
+        player=obs.to_act,
+        hands=(hands[0], hands[1]),
+        tables=obs.tables,
+        centre=obs.centre,
+        source=obs.source,
+        dead=obs.dead_mask,
+        stock=tuple(stock),
+        stake=obs.stake,
+        validate=False,
+    )
+
+
+def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
+    """Whether paired results ``a`` beat ``b`` by more than ``margin`` standard errors."""
+    diffs = [x - y for x, y in zip(a, b, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return bool(mean > margin * math.sqrt(var / n))
+
+
+def _race(results: list[list[float]], active: list[int], margin: float) -> list[int]:
+    """Drop candidates whose paired results trail the leader's by ``margin`` standard errors."""
+    leader = max(active, key=lambda i: sum(results[i]))
+    lead = results[leader]
+    keep = []
+    for i in active:
+        if i == leader:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(lead, results[i], strict=False)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean <= margin * math.sqrt(var / n):
+            keep.append(i)
+    return keep
+
+
+class SearchBot(Bot):
+    """Determinized (PIMC) search with greedy rollouts and inference from the opponent's play."""
+
+    name = "search"
+    default_budget = Budget(iterations=200, seconds=0.8)
+    max_candidates = 5
+    race_every = 8
+    """Rounds between checks that drop clearly worse candidates."""
+    race_margin = 2.0
+    """Standard errors by which a candidate must trail the leader to be dropped."""
+    override_margin = 1.0
+    """Standard errors by which the search must beat the heuristic's choice to overrule it."""
+
+    def __init__(self, *, rng: random.Random | None = None, budget: Budget | None = None) -> None:
+        super().__init__(rng=rng, budget=budget)
+        self._heuristic = HeuristicBot(rng=self.rng)
+
+    def candidates(self, obs: Observation) -> list[Action]:
+        """The legal actions worth searching, the heuristic's choice first."""
+        ranked = self._heuristic.rank(obs)
+        return [action for _, action in ranked[: self.max_candidates]]
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            self.reason = "the only legal action"
+            return legal[0]
+        knowledge = Knowledge.from_observation(obs)
+        weights = hidden_card_weights(knowledge)
+        rng = self.rng
+        return self._search(
+            obs, self.candidates(obs), lambda: determinize(obs, weights, rng, knowledge.opp_refused)
+        )
+
+    def _search(
+        self, obs: Observation, candidates: list[Action], sample: Callable[[], GameState]
+    ) -> Action:
+        if len(candidates) == 1:
+            self.reason = "the only action worth playing"
+            return candidates[0]
+        budget = self.budget
+        deadline = budget.deadline()
+        count = len(candidates)
+        rollout_limit = None if budget.iterations is None else budget.iterations * count
+        results: list[list[float]] = [[] for _ in candidates]
+        active = list(range(count))
+        rounds = rollouts = 0
+        player = obs.player
+        rng = self.rng
+        while True:
+            state = sample()
+            seed = rng.random()
+            for i in active:
+                child = state.copy()
+                child.apply_unchecked(candidates[i])
+                results[i].append(rollout(child, player, random.Random(seed)))
+            rounds += 1
+            rollouts += len(active)
+            if rounds % self.race_every == 0 and len(active) > 1:
+                active = _race(results, active, self.race_margin)
+            if len(active) == 1:
+                break
+            if rollout_limit is not None and rollouts >= rollout_limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        best = max(active, key=lambda i: (sum(results[i]), -i))
+        if (
+            best != 0
+            and 0 in active
+            and not _clearly_better(results[best], results[0], self.override_margin)
+        ):
+            best = 0
+        action = candidates[best]
+        mean = sum(results[best]) / len(results[best])
+        rounds = len(results[best])
+        self.reason = f"{action} scored {mean:+.2f} over {rounds} sampled deals" + (
+            f" with {CARDS[obs.centre]} in the centre" if obs.centre >= 0 else ""
+        )
+        return action
+
+
+class OracleBot(SearchBot):
+    """Sees every card, including the opponent's hand and the stock order.
+
+    Used only to measure how far the other bots are from perfect-information play;
+    never offered as an opponent.
+    """
+
+    name = "oracle"
+    sees_everything = True
+
+    def act(self, obs: Observation) -> Action:
+        raise RuntimeError("The oracle bot must be given the full state (act_with_state).")
+
+    def act_with_state(self, obs: Observation, state: GameState) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            self.reason = "the only legal action"
+            return legal[0]
+        return self._search(obs, self.candidates(obs), state.copy)

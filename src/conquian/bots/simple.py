@@ -1,0 +1,58 @@
+"""The two baseline bots: ``random`` and ``greedy``."""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionKind
+from ..cards import NUM_RANKS, mask_indices
+from ..melds import partition_mask
+from ..observation import Observation
+from .base import Bot
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, obs: Observation) -> Action:
+        self.reason = "random choice"
+        return self.rng.choice(obs.legal_actions)
+
+
+def neighbour_count(card: int, hand: int) -> int:
+    """Hand cards of the same rank, or of the same suit one or two ranks away."""
+    rank, suit = card % NUM_RANKS, card // NUM_RANKS
+    count = 0
+    for other in mask_indices(hand & ~(1 << card)):
+        other_rank, other_suit = other % NUM_RANKS, other // NUM_RANKS
+        if other_rank == rank or (other_suit == suit and abs(other_rank - rank) <= 2):
+            count += 1
+    return count
+
+
+class GreedyBot(Bot):
+    """The typical existing Conquian bot, kept as a baseline.
+
+    Takes whenever the card melds (laying as many hand cards as it can), forces
+    whenever allowed, and discards the hand card with the fewest neighbours.
+    """
+
+    name = "greedy"
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions
+        kinds = {a.kind for a in legal}
+        if ActionKind.FORCE in kinds:
+            self.reason = "forces whenever it can"
+            return Action(ActionKind.FORCE)
+        takes = [a for a in legal if a.kind is ActionKind.TAKE]
+        if takes:
+            self.reason = "takes whenever the card melds, laying as much as it can"
+            return max(takes, key=lambda a: (partition_mask(a.melds).bit_count(), -len(a.melds)))
+        if ActionKind.DISCARD in kinds:
+            hand = obs.hand_mask
+            discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+            self.reason = "discards its most isolated card"
+            return min(discards, key=lambda a: (neighbour_count(a.card, hand), -(a.card % 10)))
+        self.reason = "the card does not meld"
+        return next(a for a in legal if not a.melds)
