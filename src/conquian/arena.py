@@ -386,9 +386,7 @@ class _Table:
             assert outcome is not None
             winner, termination = outcome.winner, outcome.termination.value
         for p in dealt:
-            bot = bots[p]
-            if isinstance(bot, ExternalBot):
-                bot.deal_over(g.observation(p), winner, failure)
+            bots[p].deal_over(g.observation(p), winner, failure)
         if config.records_dir is not None:
             self.save(g, deal, game, failure)
         return GameResult(

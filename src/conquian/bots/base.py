@@ -65,5 +65,11 @@ class Bot(ABC):
         """Called instead of :meth:`act` only for bots with ``sees_everything``."""
         return self.act(obs)
 
+    def deal_over(self, obs: Observation, winner: int | None, reason: str | None = None) -> None:  # noqa: B027
+        """Called when a deal ends (``winner`` None for a draw; ``reason`` for a forfeit)."""
+
+    def close(self) -> None:  # noqa: B027
+        """Release whatever the bot holds (a process, files); the bot is not used again."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
