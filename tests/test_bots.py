@@ -10,7 +10,7 @@ from conquian import Game, find_rules, observe, parse_position
 from conquian.actions import ActionKind
 from conquian.bots import BOT_NAMES, LEVELS, Budget, make_bot
 from conquian.bots.features import Knowledge, keep_score
-from conquian.bots.search import determinize, hidden_card_weights, refusal_conflicts
+from conquian.bots.search import HandModel, determinize, hidden_card_weights, refusal_conflicts
 from conquian.cards import parse_cards_mask
 from conquian.errors import ConquianError
 
@@ -116,7 +116,7 @@ def test_determinizations_agree_with_the_observation() -> None:
             knowledge = Knowledge.from_observation(obs)
             weights = hidden_card_weights(knowledge)
             for _ in range(5):
-                det = determinize(obs, weights, rng, knowledge.opp_refused)
+                det = determinize(obs, weights, rng, HandModel(obs))
                 det.validate()
                 assert observe(det, player).to_dict() == observe(replayed.state, player).to_dict()
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ..actions import Action, ActionKind
 from ..cards import ALL_CARDS_MASK, CARDS, mask_indices
-from ..melds import partition_mask
+from ..melds import meld_table, partition_mask
 from ..observation import Observation
 from ..state import GameState, Phase
 from .base import Bot, Budget
@@ -33,8 +33,10 @@ REFUSED_NEIGHBOUR_WEIGHT = 0.6
 """Relative chance a card is in the opponent's hand, per card next to it that he refused."""
 DISCARDED_NEIGHBOUR_WEIGHT = 0.8
 """The same, per card next to it that he discarded."""
-CONFLICT_WEIGHT = 0.25
+CONFLICT_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand, per refused card it could have melded."""
+HELD_MELD_WEIGHT = 0.05
+"""Relative odds of a sampled opponent hand that holds a whole meld he could have laid."""
 
 _FORCE = Action(ActionKind.FORCE)
 _NO_FORCE = Action(ActionKind.NO_FORCE)
@@ -75,16 +77,25 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
         return best
     chosen: Action | None = None
     best_size = -1
+    best_keep = -1.0
     hand = state.hands[p]
+    available = 0
     for action in legal:
         if action.kind is not ActionKind.TAKE:
             continue
         laid = partition_mask(action.melds)
-        if not hand & ~laid:
+        rest = hand & ~laid
+        if not rest:
             return action
-        size = laid.bit_count() * 4 - len(action.melds)
-        if size > best_size:
+        size = laid.bit_count()
+        if size < best_size:
+            continue
+        if not available:
+            available = ALL_CARDS_MASK & ~(state.table_masks[0] | state.table_masks[1] | state.dead)
+        keep = sum(keep_score(card, rest, available) for card in mask_indices(rest))
+        if size > best_size or keep > best_keep:
             best_size = size
+            best_keep = keep
             chosen = action
     if chosen is not None:
         return chosen
@@ -123,52 +134,94 @@ def hidden_card_weights(k: Knowledge) -> dict[int, float]:
     return weights
 
 
-def refusal_conflicts(hand: int, refused: int) -> int:
-    """How many refused cards ``hand`` could have melded with two of its own cards.
+def melds_with_pair(card: int, hand: int) -> bool:
+    """Whether two cards of ``hand`` make a meld with ``card``."""
+    partners = PARTNERS[card] & hand
+    if partners.bit_count() < 2:
+        return False
+    row = THIRDS[card]
+    return any(row[a] & partners for a in mask_indices(partners))
 
-    A player who holds two cards that make a meld with an offered card usually takes it;
-    a sampled hand that would have refused such cards is less likely to be the real one.
+
+def refusal_conflicts(hand: int, refused: int) -> int:
+    """How many refused cards ``hand`` could have melded with two of its own cards."""
+    return sum(melds_with_pair(card, hand) for card in mask_indices(refused))
+
+
+class HandModel:
+    """How likely a hand is for the opponent, given what his play revealed.
+
+    Hands never gain cards after the deal, so the hand he held at any earlier moment is
+    his hand now plus the cards he has laid or discarded since.  A hand is less likely if,
+    at a moment he refused a card, it held two cards that would have melded with it
+    (:data:`CONFLICT_WEIGHT` each), or if it holds a whole meld although he has taken
+    cards since the deal and could have laid it (:data:`HELD_MELD_WEIGHT`).
     """
-    conflicts = 0
-    for card in mask_indices(refused):
-        partners = PARTNERS[card] & hand
-        if partners.bit_count() < 2:
-            continue
-        row = THIRDS[card]
-        found = False
-        for a in mask_indices(partners):
-            if row[a] & partners:
-                found = True
-                break
-        conflicts += found
-    return conflicts
+
+    def __init__(self, obs: Observation) -> None:
+        opp = 1 - obs.player
+        self.refusals: list[tuple[int, int]] = []
+        self.took = False
+        left = 0
+        tables_before: list[int] = []
+        table = 0
+        for event in obs.history:
+            tables_before.append(table)
+            if event.player == opp and event.action.melds:
+                table = partition_mask(event.action.melds)
+        for event, before in zip(reversed(obs.history), reversed(tables_before), strict=True):
+            if event.player != opp:
+                continue
+            kind = event.action.kind
+            if kind is ActionKind.DISCARD:
+                left |= 1 << event.card
+                continue
+            if event.action.melds:
+                laid = partition_mask(event.action.melds) & ~before
+                if kind is ActionKind.TAKE:
+                    laid &= ~(1 << event.card)
+                    self.took = True
+                left |= laid
+            if kind in (ActionKind.DECLINE, ActionKind.PASS):
+                self.refusals.append((event.card, left))
+        self.melds = meld_table(obs.rules.max_seq_len)
+
+    def odds(self, hand: int) -> float:
+        """Relative likelihood of ``hand`` as the opponent's current hand."""
+        odds = 1.0
+        for card, left in self.refusals:
+            if melds_with_pair(card, hand | left):
+                odds *= CONFLICT_WEIGHT
+        if self.took and self.melds.melds_within(hand):
+            odds *= HELD_MELD_WEIGHT
+        return odds
 
 
 def determinize(
     obs: Observation,
     weights: dict[int, float],
     rng: random.Random,
-    refused: int = 0,
-    tries: int = 4,
+    model: HandModel | None = None,
+    tries: int = 16,
 ) -> GameState:
     """A full state consistent with ``obs``, the hidden cards dealt by ``weights``.
 
-    With ``refused`` (cards the opponent did not take), ``tries`` hands are drawn and one
-    is kept with odds falling by :data:`CONFLICT_WEIGHT` for each refusal it contradicts.
+    With a ``model``, ``tries`` hands are drawn and one is kept in proportion to its odds.
     """
     opp = 1 - obs.player
     count = obs.hand_counts[opp]
     draws: list[list[tuple[float, int]]] = []
     odds: list[float] = []
-    for _ in range(tries if refused else 1):
+    for _ in range(tries if model is not None and count else 1):
         keyed = sorted(
             ((rng.random() ** (1.0 / w), card) for card, w in weights.items()), reverse=True
         )
-        hand = 0
-        for _, card in keyed[:count]:
-            hand |= 1 << card
         draws.append(keyed)
-        odds.append(CONFLICT_WEIGHT ** refusal_conflicts(hand, refused))
+        if model is not None:
+            hand = 0
+            for _, card in keyed[:count]:
+                hand |= 1 << card
+            odds.append(model.odds(hand))
     keyed = draws[0] if len(draws) == 1 else rng.choices(draws, weights=odds)[0]
     opp_hand = 0
     for _, card in keyed[:count]:
@@ -248,11 +301,11 @@ class SearchBot(Bot):
         if len(legal) == 1:
             self.reason = "the only legal action"
             return legal[0]
-        knowledge = Knowledge.from_observation(obs)
-        weights = hidden_card_weights(knowledge)
+        weights = hidden_card_weights(Knowledge.from_observation(obs))
+        model = HandModel(obs)
         rng = self.rng
         return self._search(
-            obs, self.candidates(obs), lambda: determinize(obs, weights, rng, knowledge.opp_refused)
+            obs, self.candidates(obs), lambda: determinize(obs, weights, rng, model)
         )
 
     def _search(

@@ -1,0 +1,661 @@
+"""The game loop of ``conquian play``: a match against a bot, or two people at one screen.
+
+The session talks to the engine only through :class:`~conquian.match.Match`,
+:class:`~conquian.game.Game`, observations, legal actions and
+:func:`~conquian.notation.parse_action`; it knows no rule of its own.  It saves
+the match after every action, so a quit, Ctrl-C or a closed terminal loses nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..actions import Action, ActionKind
+from ..bots import Bot, make_bot
+from ..cards import CARDS, DeckStyle, iter_card_tokens, parse_cards_mask
+from ..errors import (
+    AmbiguousActionError,
+    ConquianError,
+    IllegalActionError,
+    InvalidNotationError,
+)
+from ..game import Game
+from ..match import Match
+from ..notation import parse_action
+from ..observation import Observation
+from ..records import GameRecord
+from ..rules import MatchKind, Rules, Scoring, describe, find_rules
+from ..state import Phase
+from .storage import PlayError, SavedMatch, Store
+from .table import Board, board_lines
+from .text import BOLD, CMD, DIM, GOOD, NOTE, Line, Span, melds_spans
+from .ui import Screen
+from .words import (
+    Names,
+    describe_action,
+    describe_events,
+    help_text,
+    options_line,
+    outcome_lines,
+    situation,
+    take_short_forms,
+)
+
+__all__ = ["QuitRequest", "Session", "pick_default_level"]
+
+HINT_BOT = "expert"
+"""The strongest bot a person may play; it gives the hints."""
+SLOW_BOTS = frozenset({"search"})
+"""Bots that think long enough to show a spinner."""
+QUIT_WORDS = frozenset({"quit", "q", "exit", "save"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+TABLE_WORDS = frozenset({"table", "t", "show", "board"})
+ACTION_WORDS = frozenset(
+    {"take", "decline", "pass", "force", "noforce", "no-force", "discard", "yes", "no"}
+)
+PROMPTS = {
+    Phase.OFFER: "take or decline> ",
+    Phase.TURN: "take or pass> ",
+    Phase.FORCE: "force or no> ",
+    Phase.FORCED: "take (forced)> ",
+    Phase.DISCARD: "discard> ",
+}
+
+
+class QuitRequest(Exception):
+    """The user asked to stop; the game is saved."""
+
+
+def pick_default_level(rules: Rules, limit_s: float = 1.0) -> tuple[str, float]:
+    """``hard`` if it answers a real decision within ``limit_s`` on this machine, else ``medium``.
+
+    Returns the level and the seconds the probe took.
+    """
+    game = Game(rules, seed=1234, dealer=0)
+    greedy = make_bot("greedy")
+    for _ in range(60):
+        if game.state.is_over:
+            break
+        obs = game.observation(game.state.player)
+        if obs.phase is Phase.DISCARD and len(obs.legal_actions) >= 3:
+            break
+        game.push(greedy.act(obs))
+    if game.state.is_over:  # pragma: no cover - the fixed seed always reaches a discard
+        return "hard", 0.0
+    player = game.state.player
+    bot = make_bot("hard", rng=random.Random(1))
+    bot.new_deal(player, rules)
+    start = time.perf_counter()
+    bot.act(game.observation(player))
+    elapsed = time.perf_counter() - start
+    return ("hard" if elapsed <= limit_s else "medium"), elapsed
+
+
+def check_opponent(name: str) -> Bot:
+    """The bot for a name or level; an error for unknown names and for bots that cheat."""
+    bot = make_bot(name, rng=random.Random())
+    if bot.sees_everything:
+        raise PlayError(f"The {name} bot sees every card; it is for measurements, not for play.")
+    return bot
+
+
+@dataclass
+class _Seat:
+    name: str
+    """Short name used in sentences ("Bot", "Ana")."""
+    label: str
+    """Name as headed on the table ("Bot (hard)")."""
+    bot: Bot | None = None
+
+
+@dataclass
+class Session:
+    """One ``conquian play`` run: rebuilds the match from ``saved`` and plays on."""
+
+    screen: Screen
+    store: Store
+    saved: SavedMatch
+    resume_command: str = "conquian play --resume"
+    notes: list[Line] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rules = find_rules(self.saved.rules)
+        self.look = self.screen.look
+        self.seats = self._make_seats()
+        self.hotseat = len(self.saved.humans) == 2
+        self.shown: int | None = None
+        """In hot-seat play, the player whose hand the screen may show now."""
+        self._hint_bot: Bot | None = None
+        self.match, self.game = self._rebuild()
+
+    # ------------------------------------------------------------ set up
+
+    def _make_seats(self) -> list[_Seat]:
+        seats = []
+        for p in (0, 1):
+            record_name = self.saved.names[p]
+            if p in self.saved.humans:
+                seats.append(_Seat(record_name, record_name))
+            else:
+                if self.saved.opponent is None:
+                    raise PlayError("The saved game names no opponent for a computer seat.")
+                seats.append(_Seat("Bot", record_name, check_opponent(self.saved.opponent)))
+        return seats
+
+    def _rebuild(self) -> tuple[Match, Game | None]:
+        saved = self.saved
+        match = Match(self.rules, seed=saved.match_seed)
+        try:
+            for number, text in enumerate(saved.finished, start=1):
+                record = GameRecord.loads(text)
+                game = match.new_game(saved.names)
+                if game.deck != record.deck:
+                    raise PlayError(f"deal {number} was not dealt from this match's seed")
+                match.finish_deal(record.final_state())
+            state = (match.dealer, (match.balance[0], match.balance[1]), match.draws_in_a_row)
+            if saved.dealer is not None and state != (
+                saved.dealer,
+                saved.balance,
+                saved.draws_in_a_row,
+            ):
+                raise PlayError("the finished deals do not give the saved dealer and balance")
+            current: Game | None = None
+            if saved.current is not None:
+                record = GameRecord.loads(saved.current)
+                current = match.new_game(saved.names)
+                if current.deck != record.deck:
+                    raise PlayError("the deal in play was not dealt from this match's seed")
+                for line in record.actions:
+                    who, _, text = line.partition(" ")
+                    current.check_player(int(who[1:]))
+                    current.push(Action.parse(text))
+        except (ConquianError, ValueError) as exc:
+            raise PlayError(f"The saved game cannot be resumed: {exc}") from None
+        if current is not None:
+            self._deal_bots(current)
+        return match, current
+
+    def _deal_bots(self, game: Game) -> None:
+        for p, seat in enumerate(self.seats):
+            if seat.bot is not None:
+                seat.bot.new_deal(p, self.rules)
+
+    # -------------------------------------------------------------- save
+
+    def save(self) -> None:
+        saved = self.saved
+        saved.current = None if self.game is None else GameRecord.from_game(self.game).dumps()
+        saved.dealer = self.match.dealer
+        saved.balance = (self.match.balance[0], self.match.balance[1])
+        saved.draws_in_a_row = self.match.draws_in_a_row
+        self.store.save(saved)
+
+    def saved_message(self) -> Line:
+        return [
+            Span("Game saved. ", GOOD),
+            Span("Continue it with: "),
+            Span(self.resume_command, CMD),
+        ]
+
+    # -------------------------------------------------------------- loop
+
+    def run(self) -> int:
+        """Play until the user stops; returns the exit status."""
+        try:
+            return self._loop()
+        except (QuitRequest, EOFError):
+            self._stop()
+            return 0
+        except KeyboardInterrupt:
+            self._stop()
+            return 130
+
+    def _stop(self) -> None:
+        self.save()
+        self.screen.say("", self.saved_message())
+
+    def _loop(self) -> int:
+        while True:
+            if self.game is None:
+                if self.match.is_over:
+                    if not self._ask_yes("new match? [Y/n]> "):
+                        self.store.delete()
+                        self.screen.say("Thanks for playing!")
+                        return 0
+                    self._new_match()
+                self._start_deal()
+            self._play_deal()
+            self._end_deal()
+            if self.match.is_over:
+                self._show_match_result()
+            elif not self._ask_yes("next deal? [Y/n]> "):
+                self.screen.say(self.saved_message())
+                return 0
+
+    def _new_match(self) -> None:
+        old = self.saved
+        seeds = random.Random(f"{old.match_seed}:next")
+        self.saved = SavedMatch(
+            rules=old.rules,
+            match_seed=seeds.randrange(2**63),
+            bot_seed=seeds.randrange(2**63),
+            opponent=old.opponent,
+            names=old.names,
+            humans=old.humans,
+        )
+        self.match = Match(self.rules, seed=self.saved.match_seed)
+
+    def _start_deal(self) -> None:
+        self.game = self.match.new_game(self.saved.names)
+        self._deal_bots(self.game)
+        self.shown = None
+        self.save()
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.match.results) + (0 if self.game is None else 1)
+
+    def _play_deal(self) -> None:
+        game = self.game
+        assert game is not None
+        while not game.state.is_over:
+            p = game.state.player
+            seat = self.seats[p]
+            if seat.bot is not None:
+                action = self._bot_action(p, seat.bot)
+            else:
+                if self.hotseat and self.shown != p:
+                    self._pass_device(p)
+                action = self._human_action(p)
+            game.push(action)
+            self.save()
+
+    def _bot_action(self, p: int, bot: Bot) -> Action:
+        game = self.game
+        assert game is not None
+        obs = game.observation(p)
+        # the same position always gets the same choice, resumed or not
+        bot.rng.seed(f"{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
+        if bot.name in SLOW_BOTS:
+            with self.screen.thinking(f"{self.seats[p].name} is thinking{self.look.ellipsis}"):
+                action = bot.act(obs)
+        else:
+            action = bot.act(obs)
+        if action not in obs.legal_actions:
+            raise PlayError(f"The bot chose an action that is not legal: {action}.")
+        return action
+
+    # ------------------------------------------------------- the screen
+
+    def _names(self, viewer: int | None) -> Names:
+        return Names((self.seats[0].name, self.seats[1].name), me=viewer)
+
+    def _labels(self, viewer: int | None) -> tuple[str, str]:
+        labels = [seat.label for seat in self.seats]
+        if self.hotseat and viewer is not None:
+            labels[viewer] += " (you)"
+        return labels[0], labels[1]
+
+    def _signed(self, value: int) -> str:
+        return f"{value:+d}" if value else "0"
+
+    def _header(self, viewer: int | None, stake: int) -> list[Line]:
+        match, rules = self.match, self.rules
+        names = self._names(None if self.hotseat else viewer)
+        worth = f"worth {stake}"
+        if rules.scoring is Scoring.POINTS:
+            worth = "scored in points"
+        elif match.draws_in_a_row:
+            k = match.draws_in_a_row
+            worth += f" ({k} drawn deal{'s' if k > 1 else ''} carried over)"
+        kind = {
+            MatchKind.SINGLE_DEAL: "",
+            MatchKind.N_DEALS: f" of {rules.match_target}",
+            MatchKind.FIRST_TO: f" (first to {rules.match_target})",
+        }[rules.match]
+        dot = self.look.sep
+        line: Line = [
+            Span(f"Deal {self.deal_number}{kind}", BOLD),
+            Span(dot, DIM),
+            Span(worth),
+            Span(dot, DIM),
+            Span("Match: "),
+        ]
+        for p in (0, 1):
+            if p:
+                line.append(Span(", "))
+            line.append(Span(self._score(names, p), BOLD))
+        return [line]
+
+    def _score(self, names: Names, p: int) -> str:
+        """``You +1``, or ``Player 2 (-1)`` where the name ends in a number."""
+        name, score = names.subj(p), self._signed(self.match.balance[p])
+        return f"{name} ({score})" if name[-1:].isdigit() else f"{name} {score}"
+
+    def _board(
+        self, viewer: int, hands: tuple[int | None, int | None], *, neutral: bool = False
+    ) -> list[Line]:
+        """The table as ``viewer`` sees it; ``neutral`` names both players (seen by both)."""
+        game = self.game
+        assert game is not None
+        obs = game.observation(viewer)
+        me = None if neutral else viewer
+        names = self._names(me)
+        log = describe_events(game.history, names, self.look, self.rules.cards_to_win)
+        board = Board(
+            obs=obs,
+            names=names,
+            labels=self._labels(me),
+            hands=hands,
+            bottom=viewer,
+            header=self._header(viewer, obs.stake),
+            log=log,
+        )
+        return board_lines(board, self.look)
+
+    def _title(self) -> Line:
+        spec = self.rules.to_spec()
+        extra = "" if spec == "standard" else f" ({spec} rules)"
+        return [Span(f" Conquian{extra} ", BOLD)]
+
+    def _draw(self, p: int) -> None:
+        game = self.game
+        assert game is not None
+        obs = game.observation(p)
+        hands: list[int | None] = [None, None]
+        hands[p] = obs.hand_mask
+        self.screen.new_screen()
+        self.screen.board(self._title(), self._board(p, (hands[0], hands[1])))
+        if self.notes:
+            self.screen.say(*self.notes)
+            self.notes = []
+        turn = "Your turn" if not self.hotseat else f"{self.seats[p].name}, your turn"
+        self.screen.say(
+            [Span(turn + ": ", "bold yellow"), *situation(obs, self._names(p), self.look)]
+        )
+        self._show_options(obs)
+
+    def _show_options(self, obs: Observation) -> None:
+        self.screen.say(
+            [
+                *options_line(obs, self.look),
+                Span("   (also: ", DIM),
+                Span("hint help log quit", DIM),
+                Span(")", DIM),
+            ]
+        )
+
+    def _pass_device(self, p: int) -> None:
+        """Hide the hand on screen until the next player is at the device."""
+        self.screen.clear()
+        other = self.seats[1 - p].name
+        name = self.seats[p].name
+        self.screen.say(
+            [Span(f"Pass the device to {name}.", "bold yellow")],
+            f"{other}, please look away: the next screen shows {name}'s hand.",
+        )
+        self.shown = None
+        self.screen.ask(f"{name}, press Enter when ready> ")
+        self.shown = p
+
+    # ------------------------------------------------------------ input
+
+    def _prompt(self, p: int, obs: Observation) -> str:
+        prompt = PROMPTS.get(obs.phase, "> ")
+        return f"{self.seats[p].name}, {prompt}" if self.hotseat else prompt
+
+    def _human_action(self, p: int) -> Action:
+        game = self.game
+        assert game is not None
+        self._draw(p)
+        obs = game.observation(p)
+        while True:
+            text = self.screen.ask(self._prompt(p, obs)).strip()
+            low = text.lower()
+            if not low:
+                self._show_options(obs)
+                continue
+            if low in QUIT_WORDS:
+                raise QuitRequest
+            if low in HELP_WORDS:
+                self.screen.say(help_text(self.look))
+                self._show_options(obs)
+                continue
+            if low == "rules":
+                self.screen.say(describe(self.rules))
+                continue
+            if low == "log":
+                self._show_log(p)
+                continue
+            if low in TABLE_WORDS:
+                self._draw(p)
+                continue
+            if low == "hint":
+                self._hint(p, obs)
+                continue
+            action = self._read_action(p, obs, text)
+            if action is not None:
+                return action
+
+    def _read_action(self, p: int, obs: Observation, text: str) -> Action | None:
+        game = self.game
+        assert game is not None
+        words = text.lower().split()
+        if words[0] == "take" and not any(a.kind is ActionKind.TAKE for a in obs.legal_actions):
+            if obs.phase in (Phase.OFFER, Phase.TURN):
+                centre = self.look.label(obs.centre)
+                self.screen.error(
+                    f"{centre} does not fit anything of yours, so you cannot take it."
+                )
+            else:
+                self.screen.error("There is no card to take now.")
+            self._show_options(obs)
+            return None
+        try:
+            return parse_action(game.state, self._french(text))
+        except AmbiguousActionError as exc:
+            actions = [a for a in exc.candidates if isinstance(a, Action)]
+            chosen = self._choose(obs, actions)
+            if chosen is None:
+                self._show_options(obs)
+            return chosen
+        except InvalidNotationError as exc:
+            named = self._cards_named(text) if words[0] == "take" else None
+            if named:  # cards that are fine, but no meld reading of them works
+                self.screen.error(f"No legal take lays exactly {self.look.typed(named)}.")
+            elif words[0] in ACTION_WORDS:
+                self.screen.error(self._personal(str(exc), p))
+            else:
+                self.screen.error(f"I don't understand {text!r}.")
+        except IllegalActionError as exc:
+            self.screen.error(self._personal(str(exc), p))
+        self._show_options(obs)
+        return None
+
+    def _french(self, text: str) -> str:
+        """What was typed, with the cards relabelled in the canonical (French) labels.
+
+        ``parse_action`` reads other decks too, but a bare card typed to discard is
+        read back in French labels there, so the front end hands it French text.
+        """
+        deck = self.rules.deck_style
+        if deck is DeckStyle.FRENCH:
+            return text
+        head, _, rest = text.strip().partition(" ")
+        if head.lower() not in ACTION_WORDS:
+            head, rest = "", text
+        try:
+            cards = list(iter_card_tokens(rest, deck))
+        except InvalidNotationError:
+            return text
+        return " ".join([head, *(str(CARDS[i]) for i in cards)]).strip()
+
+    def _cards_named(self, text: str) -> int:
+        """The cards after the first word, or 0 if that is not all cards."""
+        try:
+            return parse_cards_mask(text.split(None, 1)[1], self.rules.deck_style)
+        except (InvalidNotationError, IndexError):
+            return 0
+
+    def _personal(self, message: str, p: int) -> str:
+        """An engine message about player ``p`` addressed to him."""
+        other = self.seats[1 - p].name
+        for old, new in (
+            (f"player {p}'s", "your"),
+            (f"Player {p}'s", "Your"),
+            (f"player {p} ", "you "),
+            (f"Player {p} ", "You "),
+            (f"player {1 - p}'s", f"{other}'s"),
+            (f"player {1 - p}", other),
+        ):
+            message = message.replace(old, new)
+        return message
+
+    def _choose(self, obs: Observation, actions: Sequence[Action]) -> Action | None:
+        """A numbered list of takes; the chosen one, or None to go back."""
+        if not actions:
+            return None
+        look = self.look
+        forms = {
+            id(a): text
+            for kind in (ActionKind.TAKE, ActionKind.PASS)
+            for text, group in take_short_forms(obs, look, kind)
+            for a in group
+        }
+        width = max(len(forms.get(id(a), str(a))) for a in actions)
+        doing = "take it" if actions[0].kind is ActionKind.TAKE else "lay cards and pass"
+        self.screen.say(f"{len(actions)} ways to {doing}; your table would be:")
+        for i, action in enumerate(actions, start=1):
+            form = forms.get(id(action), str(action))
+            self.screen.say(
+                [
+                    Span(f"  {i:>2}. "),
+                    Span(form.ljust(width), CMD),
+                    Span("  \u2192  " if look.symbols else "  ->  ", DIM),
+                    *melds_spans(look, action.melds),
+                ]
+            )
+        while True:
+            prompt = f"choose 1-{len(actions)} (Enter: back)> "
+            if self.hotseat:
+                prompt = f"{self.seats[obs.player].name}, {prompt}"
+            text = self.screen.ask(prompt).strip().lower()
+            if text in ("", "back", "b", "cancel", "c"):
+                return None
+            if text in QUIT_WORDS:
+                raise QuitRequest
+            if text.isdigit() and 1 <= int(text) <= len(actions):
+                return actions[int(text) - 1]
+            self.screen.error(f"Type a number from 1 to {len(actions)}, or press Enter to go back.")
+
+    def _show_log(self, p: int) -> None:
+        game = self.game
+        assert game is not None
+        lines = describe_events(game.history, self._names(p), self.look, self.rules.cards_to_win)
+        self.screen.say([Span(f"Deal {self.deal_number}, every move so far:", BOLD)])
+        if not lines:
+            self.screen.say("  (no moves yet)")
+        for i, line in enumerate(lines, start=1):
+            self.screen.say([Span(f"  {i:>2}. "), *line])
+
+    def _hint(self, p: int, obs: Observation) -> None:
+        if self._hint_bot is None:
+            self._hint_bot = make_bot(HINT_BOT, rng=random.Random())
+        bot = self._hint_bot
+        bot.new_deal(p, self.rules)
+        game = self.game
+        assert game is not None
+        bot.rng.seed(f"hint:{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
+        with self.screen.thinking(f"Thinking{self.look.ellipsis}"):
+            action = bot.act(obs)
+        self.screen.say(
+            [Span("Hint: ", NOTE), *describe_action(action, obs, self.look)],
+            [Span("  why: ", DIM), Span(bot.reason or "-", DIM)],
+        )
+
+    def _ask_yes(self, prompt: str) -> bool:
+        while True:
+            text = self.screen.ask(prompt).strip().lower()
+            if text in ("", "y", "yes"):
+                return True
+            if text in ("n", "no") or text in QUIT_WORDS:
+                return False
+            self.screen.error("Please answer y or n.")
+
+    # --------------------------------------------------- end of a deal
+
+    def _end_deal(self) -> None:
+        game = self.game
+        assert game is not None
+        viewer = self.saved.humans[0] if not self.hotseat or self.shown is None else self.shown
+        obs = [game.observation(0), game.observation(1)]
+        hands = (obs[0].hand_mask, obs[1].hand_mask)
+        # drawn before settling, with this deal's number and stake
+        board = self._board(viewer, hands, neutral=self.hotseat)
+        result = self.match.finish_deal(game.state)
+        number = len(self.match.results)
+        record = GameRecord.from_game(
+            game,
+            event="conquian play",
+            date=_dt.date.today().isoformat(),
+            deal=str(number),
+            match_seed=str(self.saved.match_seed),
+        )
+        path = self.store.write_record(record, number)
+        self.saved.finished.append(record.dumps())
+        self.saved.records.append(str(path))
+        self.screen.new_screen()
+        self.screen.board(self._title(), board)
+        self.game = None
+        self.save()
+        names = self._names(None if self.hotseat else viewer)
+        outcome = result.outcome
+        self.screen.say(*outcome_lines(outcome, obs[viewer].tables, hands, names, self.look))
+        winner = outcome.winner
+        if winner is None:
+            if not self.match.is_over:
+                self.screen.say(f"Nobody pays; the next deal is worth {self.match.deal_value()}.")
+        elif self.rules.scoring is Scoring.POINTS:
+            self.screen.say(f"{names.subj(winner)} scored {result.value} points.")
+        else:
+            loser = 1 - winner
+            verb = "pay" if loser == names.me else "pays"
+            self.screen.say(f"{names.subj(loser)} {verb} {names.obj(winner)} {result.value}.")
+        balance = ", ".join(self._score(names, p) for p in (0, 1))
+        self.screen.say([Span("Match: ", BOLD), Span(balance)])
+        self.screen.say(
+            [Span("Record saved: "), Span(str(path), BOLD)],
+            [Span("Watch it again: "), Span(f"conquian replay {path} --step", CMD)],
+        )
+
+    def _show_match_result(self) -> None:
+        leader = self.match.leader
+        names = self._names(None if self.hotseat else self.saved.humans[0])
+        if leader is None:
+            text = "The match is over, level."
+        elif leader == names.me:
+            text = "You win the match!"
+        else:
+            text = f"{names.subj(leader)} wins the match."
+        self.screen.say([Span(text, GOOD)])
+
+    def welcome(self, resumed: bool, opponent_note: str = "") -> None:
+        """Notes shown under the first table."""
+        if resumed:
+            when = self.saved.saved_at.replace("T", " ")
+            self.notes.append([Span(f"Resumed the game saved {when}.", NOTE)])
+        else:
+            self.notes.append(
+                [
+                    Span("Welcome to Conquian! ", GOOD),
+                    Span("Type "),
+                    Span("help", CMD),
+                    Span(" at any prompt to learn how to play."),
+                ]
+            )
+        if opponent_note:
+            self.notes.append([Span(opponent_note, DIM)])

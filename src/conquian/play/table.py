@@ -1,0 +1,136 @@
+"""The table drawn as lines: both players' melds, hands, the centre, stock, dead and seen cards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..cards import NUM_RANKS, NUM_SUITS, mask_indices
+from ..observation import Observation
+from ..state import Phase
+from .text import (
+    BOLD,
+    DIM,
+    THEM,
+    YOU,
+    CardLook,
+    Line,
+    Span,
+    card_span,
+    cards_spans,
+    hand_spans,
+    melds_spans,
+    plain,
+)
+from .words import Names, centre_origin
+
+__all__ = ["Board", "board_lines"]
+
+DEAD_PER_LINE = 14
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What to draw: a position (any player's observation of it) and whose cards show."""
+
+    obs: Observation
+    names: Names
+    labels: tuple[str, str]
+    """The players as headed on the table, e.g. ``("You", "Bot (hard)")``."""
+    hands: tuple[int | None, int | None]
+    """Each player's hand to show, or None to show only its size."""
+    bottom: int = 0
+    """The player drawn at the bottom (the viewer)."""
+    header: Sequence[Line] = ()
+    log: Sequence[Line] = ()
+    log_size: int = 6
+
+
+def _seen_lines(obs: Observation, look: CardLook) -> list[Line]:
+    """Every card that has been face up, by suit; dead ones dimmed."""
+    seen = obs.seen_mask
+    width = max(len(look.label(i)) - 1 for i in range(NUM_RANKS))
+    lines: list[Line] = []
+    row: Line = []
+    for suit in range(NUM_SUITS):
+        if suit % 2 == 0:
+            row = [Span("Seen:    " if suit == 0 else "         ")]
+        else:
+            row.append(Span("    "))
+        row.append(Span(look.suit_text(suit) + " ", look.style(suit * NUM_RANKS)))
+        for rank in range(NUM_RANKS):
+            index = suit * NUM_RANKS + rank
+            if rank:
+                row.append(Span(" "))
+            if seen >> index & 1:
+                dead = obs.dead_mask >> index & 1
+                label = look.label(index)[:-1].rjust(width)
+                row.append(Span(label, DIM if dead else look.style(index)))
+            else:
+                row.append(Span(look.dot.rjust(width), DIM))
+        if suit % 2 == 1:
+            lines.append(row)
+    return lines
+
+
+def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
+    obs = board.obs
+    style = YOU if p == board.names.me else THEM
+    head: Line = [Span(board.labels[p], style)]
+    notes: list[str] = []
+    if obs.dealer == p:
+        notes.append("dealer")
+    hand = board.hands[p]
+    count = obs.hand_counts[p]
+    notes.append(f"{count} card{'s' if count != 1 else ''} in hand")
+    for note in notes:
+        head += [Span(look.sep, DIM), Span(note)]
+    if obs.phase is not Phase.OVER and obs.to_act == p:
+        head += [Span(look.sep, DIM), Span("to play", "bold yellow")]
+    lines = [head, [Span("  table: "), *melds_spans(look, obs.tables[p])]]
+    if hand is not None:
+        lines.append([Span("  hand:  "), *hand_spans(look, hand)])
+    return lines
+
+
+def board_lines(board: Board, look: CardLook) -> list[Line]:
+    """The lines of the table, the viewer's side at the bottom."""
+    obs = board.obs
+    top = 1 - board.bottom
+    lines: list[Line] = [*board.header]
+    if lines:
+        lines.append([])
+    lines += _player_lines(board, top, look)
+    lines.append([])
+    if obs.centre >= 0:
+        lines.append(
+            [
+                Span("Centre:  "),
+                card_span(look, obs.centre),
+                Span(f"   {centre_origin(obs, board.names)}", DIM),
+            ]
+        )
+    else:
+        lines.append([Span("Centre:  "), Span(look.dash, DIM)])
+    stock = obs.stock_count
+    first: Line = [
+        Span("Stock:   "),
+        Span(f"{stock:>2} card{'s' if stock != 1 else ' '}", BOLD),
+        Span("      Dead: "),
+    ]
+    indent = len(plain(first))
+    dead = mask_indices(obs.dead_mask)
+    if not dead:
+        lines.append([*first, Span(look.dash, DIM)])
+    for start in range(0, len(dead), DEAD_PER_LINE):
+        chunk = dead[start : start + DEAD_PER_LINE]
+        head = first if start == 0 else [Span(" " * indent)]
+        lines.append([*head, *cards_spans(look, sum(1 << i for i in chunk))])
+    lines += _seen_lines(obs, look)
+    lines.append([])
+    lines += _player_lines(board, board.bottom, look)
+    if board.log_size and board.log:
+        lines.append([])
+        lines.append([Span("Last moves", BOLD)])
+        lines += [[Span("  "), *line] for line in board.log[-board.log_size :]]
+    return lines

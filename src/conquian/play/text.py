@@ -1,0 +1,164 @@
+"""Styled text that both screens (plain and Rich) can print, and how cards look.
+
+A :class:`Span` is a piece of text with a Rich style (the plain screen ignores the
+style); a line is a list of spans.  Everything the game shows is built from these,
+so the plain and the Rich front ends print the same words.
+
+>>> from conquian.cards import parse_cards_mask
+>>> look = CardLook(symbols=True)
+>>> plain(cards_spans(look, parse_cards_mask("Kh 5c")))
+'K♥ 5♣'
+>>> plain(hand_spans(CardLook(), parse_cards_mask("As 5s 2h Kd")))
+'As 5s  2h  Kd'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ..cards import (
+    NUM_RANKS,
+    NUM_SUITS,
+    SUIT_MASKS,
+    SUIT_SYMBOLS,
+    DeckStyle,
+    card_label,
+    format_mask,
+    mask_indices,
+)
+
+__all__ = [
+    "CardLook",
+    "Line",
+    "Span",
+    "card_span",
+    "cards_spans",
+    "hand_spans",
+    "melds_spans",
+    "plain",
+]
+
+
+class Span(NamedTuple):
+    """A piece of text and its Rich style ("" for none)."""
+
+    text: str
+    style: str = ""
+
+
+Line = list[Span]
+"""One printed line."""
+
+CMD = "bold cyan"
+"""Style of something the user can type."""
+DIM = "dim"
+BOLD = "bold"
+GOOD = "bold green"
+NOTE = "yellow"
+YOU = "bold cyan"
+THEM = "bold magenta"
+
+_FRENCH_SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
+_SPANISH_SUIT_STYLES = ("bold blue", "bold red", "bold yellow", "bold green")
+
+
+@dataclass(frozen=True, slots=True)
+class CardLook:
+    """How cards are written on this screen: deck labels, suit symbols, colours."""
+
+    deck: DeckStyle = DeckStyle.FRENCH
+    symbols: bool = False
+    """Write suits as ♠ ♥ ♦ ♣ (French and A-10 decks only)."""
+
+    def label(self, index: int) -> str:
+        """The card as the user would type it (``Kh``, or ``12c`` in a Spanish deck)."""
+        return card_label(index, self.deck)
+
+    def text(self, index: int) -> str:
+        """The card as shown."""
+        label = card_label(index, self.deck)
+        if self.symbols and self.deck is not DeckStyle.SPANISH:
+            return label[:-1] + SUIT_SYMBOLS[index // NUM_RANKS]
+        return label
+
+    def style(self, index: int) -> str:
+        suit = index // NUM_RANKS
+        if self.deck is DeckStyle.SPANISH:
+            return _SPANISH_SUIT_STYLES[suit]
+        return _FRENCH_SUIT_STYLES[suit]
+
+    def suit_text(self, suit: int) -> str:
+        if self.symbols and self.deck is not DeckStyle.SPANISH:
+            return SUIT_SYMBOLS[suit]
+        return card_label(suit * NUM_RANKS, self.deck)[-1]
+
+    def typed(self, mask: int) -> str:
+        """Cards as the user types them, canonical order."""
+        return format_mask(mask, " ", self.deck)
+
+    @property
+    def dash(self) -> str:
+        return "\u2014" if self.symbols else "-"
+
+    @property
+    def bar(self) -> str:
+        return "\u2502" if self.symbols else "|"
+
+    @property
+    def ellipsis(self) -> str:
+        return "\u2026" if self.symbols else "..."
+
+    @property
+    def sep(self) -> str:
+        """Between items on one line."""
+        return "  \u00b7  " if self.symbols else "  -  "
+
+    @property
+    def dot(self) -> str:
+        return "\u00b7" if self.symbols else "."
+
+
+def card_span(look: CardLook, index: int) -> Span:
+    return Span(look.text(index), look.style(index))
+
+
+def cards_spans(look: CardLook, mask: int, sep: str = " ") -> Line:
+    """The cards of a mask in canonical order (by suit, then rank)."""
+    out: Line = []
+    for i, index in enumerate(mask_indices(mask)):
+        if i:
+            out.append(Span(sep))
+        out.append(card_span(look, index))
+    return out
+
+
+def hand_spans(look: CardLook, mask: int) -> Line:
+    """A hand sorted by suit and rank, with a wider gap between suits."""
+    groups = [mask & SUIT_MASKS[s] for s in range(NUM_SUITS) if mask & SUIT_MASKS[s]]
+    out: Line = []
+    for i, group in enumerate(groups):
+        if i:
+            out.append(Span("  "))
+        out.extend(cards_spans(look, group))
+    if not out:
+        out.append(Span(look.dash, DIM))
+    return out
+
+
+def melds_spans(look: CardLook, melds: Iterable[int]) -> Line:
+    """Melds separated by a bar, or a dash for none."""
+    out: Line = []
+    for i, meld in enumerate(melds):
+        if i:
+            out.append(Span(f"  {look.bar}  ", DIM))
+        out.extend(cards_spans(look, meld))
+    if not out:
+        out.append(Span(look.dash, DIM))
+    return out
+
+
+def plain(line: Sequence[Span]) -> str:
+    """The text of a line without styles."""
+    return "".join(span.text for span in line)

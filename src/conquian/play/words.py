@@ -1,0 +1,373 @@
+"""The game in words: what each move did, where the centre card came from, what you may do.
+
+Everything here reads observations, public events and legal actions; none of it
+knows a rule of the game.
+
+>>> from conquian.game import Game
+>>> from conquian.play.text import plain
+>>> game = Game(seed=3, dealer=0)
+>>> names = Names(("You", "Bot"), me=1)
+>>> game.push(game.legal_actions()[-1])
+>>> [plain(line) for line in describe_events(game.history, names, CardLook())]
+['You turned Ad and passed it']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..actions import Action, ActionKind
+from ..melds import Partition, partition_mask
+from ..observation import Observation, PublicEvent
+from ..state import Outcome, Phase, Source, Termination
+from .text import (
+    BOLD,
+    CMD,
+    DIM,
+    CardLook,
+    Line,
+    Span,
+    card_span,
+    cards_spans,
+    melds_spans,
+)
+
+__all__ = [
+    "Names",
+    "centre_origin",
+    "describe_action",
+    "describe_events",
+    "help_text",
+    "options_line",
+    "outcome_lines",
+    "situation",
+    "take_short_forms",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """The players' names as one viewer reads them: the viewer is "you"."""
+
+    names: tuple[str, str]
+    me: int | None = None
+
+    def subj(self, p: int) -> str:
+        """At the start of a sentence: ``You`` or the name."""
+        return "You" if p == self.me else self.names[p]
+
+    def obj(self, p: int) -> str:
+        return "you" if p == self.me else self.names[p]
+
+    def poss(self, p: int) -> str:
+        return "your" if p == self.me else f"{self.names[p]}'s"
+
+    def cap_poss(self, p: int) -> str:
+        return "Your" if p == self.me else f"{self.names[p]}'s"
+
+
+def _played(melds: Partition, old: Partition, centre: int) -> int:
+    """The hand cards a new table holds that the old table and the centre did not."""
+    centre_bit = 1 << centre if centre >= 0 else 0
+    return partition_mask(melds) & ~partition_mask(old) & ~centre_bit
+
+
+def _take_line(
+    names: Names, look: CardLook, event: PublicEvent, old: Partition, forced: bool, out_at: int
+) -> Line:
+    p, card, new = event.player, event.card, event.action.melds
+    who = names.subj(p)
+    if event.source is Source.TURNED and not forced:
+        line: Line = [Span(f"{who} turned "), card_span(look, card), Span(" and took it")]
+        turned = True
+    elif event.source is Source.UPCARD:
+        line = [Span(f"{who} took the upcard "), card_span(look, card)]
+        turned = False
+    else:
+        line = [Span(f"{who} took "), card_span(look, card)]
+        turned = False
+        if forced:
+            line.append(Span(" (forced)"))
+    laid = _played(new, old, card)
+    changed = [m for m in new if m not in old]
+    if turned:
+        line.append(Span(", laying " if laid else ", making "))
+    else:
+        line.append(Span(" and laid " if laid else ", making "))
+    line.extend(melds_spans(look, changed))
+    if any(not any(m & ~n == 0 for n in new) for m in old):
+        line.append(Span(", rearranging the table"))
+    if partition_mask(new).bit_count() >= out_at:
+        line.append(Span(" and went out!", BOLD))
+    return line
+
+
+def describe_events(
+    history: Sequence[PublicEvent], names: Names, look: CardLook, out_at: int = 11
+) -> list[Line]:
+    """The moves of a deal in words, a take and its discard on one line.
+
+    ``out_at`` is the number of table cards that ends the deal (``rules.cards_to_win``).
+    """
+    lines: list[Line] = []
+    tables: list[Partition] = [(), ()]
+    last: PublicEvent | None = None
+    for event in history:
+        p, action, card = event.player, event.action, event.card
+        kind = action.kind
+        who = names.subj(p)
+        merge = bool(lines) and last is not None and last.player == p
+        if kind is ActionKind.DISCARD:
+            if merge and last is not None and last.action.kind is ActionKind.TAKE:
+                lines[-1] += [Span(", discarded "), card_span(look, card)]
+            else:
+                lines.append([Span(f"{who} discarded "), card_span(look, card)])
+        elif kind is ActionKind.TAKE:
+            forced = last is not None and last.action.kind is ActionKind.FORCE
+            line = _take_line(names, look, event, tables[p], forced, out_at)
+            tables[p] = action.melds
+            if merge and last is not None and last.action.kind is ActionKind.DECLINE:
+                lines[-1] += [Span(", then "), *_lower_first(line, who)]
+            else:
+                lines.append(line)
+        elif kind is ActionKind.DECLINE:
+            lines.append([Span(f"{who} declined "), card_span(look, card)])
+        elif kind is ActionKind.PASS:
+            line = [Span(f"{who} turned "), card_span(look, card)]
+            if action.melds:
+                line += [Span(", laid "), *melds_spans(look, action.melds)]
+                tables[p] = action.melds
+            line.append(Span(" and passed it"))
+            if merge and last is not None and last.action.kind is ActionKind.DECLINE:
+                lines[-1] += [Span(", then "), *_lower_first(line, who)]
+            else:
+                lines.append(line)
+        elif kind is ActionKind.FORCE:
+            lines.append([Span(f"{who} forced {names.obj(1 - p)} to take "), card_span(look, card)])
+        else:
+            lines.append(
+                [
+                    Span(f"{who} did not force "),
+                    card_span(look, card),
+                    Span(f" on {names.obj(1 - p)}"),
+                ]
+            )
+        last = event
+    return lines
+
+
+def _lower_first(line: Line, who: str) -> Line:
+    """Drop the subject from a line that continues a sentence by the same player."""
+    first = line[0]
+    if first.text.startswith(who + " "):
+        return [Span(first.text[len(who) + 1 :], first.style), *line[1:]]
+    return line
+
+
+def centre_origin(obs: Observation, names: Names) -> str:
+    """Where the centre card came from, e.g. ``discarded by Bot``."""
+    actor, other = obs.to_act, 1 - obs.to_act
+    source, phase = obs.source, obs.phase
+    if source is Source.UPCARD:
+        return "the upcard, turned after the deal"
+    if phase is Phase.TURN:
+        return f"turned from the stock by {names.obj(actor)}"
+    if phase is Phase.OFFER:
+        if source is Source.DISCARD:
+            return f"discarded by {names.obj(other)}"
+        return f"turned by {names.obj(other)} and passed to {names.obj(actor)}"
+    if phase is Phase.FORCE:  # the refuser is the other player
+        if source is Source.TURNED:
+            return f"turned and passed by {names.obj(other)}"
+        if source is Source.DISCARD:
+            return f"discarded by {names.obj(actor)}, declined by {names.obj(other)}"
+        return f"turned by {names.obj(actor)}, declined by {names.obj(other)}"
+    if phase is Phase.FORCED:
+        return f"{names.obj(other)} forces {names.obj(actor)} to take it"
+    return ""
+
+
+def situation(obs: Observation, names: Names, look: CardLook) -> Line:
+    """What the player to act must decide, in one sentence (``obs`` is his view)."""
+    me, other = obs.player, 1 - obs.player
+    centre = card_span(look, obs.centre) if obs.centre >= 0 else Span("")
+    phase = obs.phase
+    has_take = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
+    if phase is Phase.OFFER:
+        if obs.source is Source.DISCARD:
+            line: Line = [Span(f"{names.subj(other)} discarded "), centre, Span(". ")]
+        elif obs.source is Source.PASSED:
+            line = [Span(f"{names.subj(other)} turned "), centre, Span(" and passed it. ")]
+        else:
+            line = [Span("The upcard is "), centre, Span(". ")]
+        if has_take:
+            return [*line, Span("Take it or decline it?")]
+        return [*line, Span("It does not fit anything of yours: decline it.")]
+    if phase is Phase.TURN:
+        line = [Span(f"{names.subj(me)} turned "), centre, Span(" from the stock. ")]
+        if has_take:
+            return [*line, Span("Take it or pass it?")]
+        return [*line, Span("It does not fit anything of yours: pass it.")]
+    if phase is Phase.FORCE:
+        return [
+            Span(f"{names.subj(other)} refused "),
+            centre,
+            Span(f", which fits {names.poss(other)} table. Force {names.obj(other)} to take it?"),
+        ]
+    if phase is Phase.FORCED:
+        return [
+            Span(f"{names.subj(other)} forces {names.obj(me)} to take "),
+            centre,
+            Span(". Choose how to lay it."),
+        ]
+    if phase is Phase.DISCARD:
+        return [Span("Discard a card from your hand.")]
+    return []
+
+
+def take_short_forms(
+    obs: Observation, look: CardLook, kind: ActionKind = ActionKind.TAKE
+) -> list[tuple[str, list[Action]]]:
+    """Each distinct way to type a legal take (``take 6c 7c``: the hand cards it lays)
+    with the takes it matches; with ``kind`` PASS, the ways to lay cards and pass."""
+    old = obs.tables[obs.player]
+    word = "take" if kind is ActionKind.TAKE else "pass"
+    forms: dict[str, list[Action]] = {}
+    for action in obs.legal_actions:
+        if action.kind is not kind or (kind is ActionKind.PASS and not action.melds):
+            continue
+        centre = obs.centre if kind is ActionKind.TAKE else -1
+        played = _played(action.melds, old, centre)
+        text = f"{word} {look.typed(played)}" if played else word
+        forms.setdefault(text, []).append(action)
+    return list(forms.items())
+
+
+MAX_SHORT_FORMS = 3
+
+
+def options_line(obs: Observation, look: CardLook) -> Line:
+    """The choices open now, written as they are typed (only legal choices)."""
+    kinds = {a.kind for a in obs.legal_actions}
+    out: list[Line] = []
+    if ActionKind.TAKE in kinds:
+        forms = take_short_forms(obs, look)
+        takes = sum(len(actions) for _, actions in forms)
+        shown = [text for text, _ in forms if text != "take" or takes == 1]
+        out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
+        if takes > 1:  # plain 'take' lists every way
+            out.append([Span("take", CMD), Span(f" (list all {takes} ways)")])
+    if ActionKind.DECLINE in kinds:
+        out.append([Span("decline", CMD)])
+    if ActionKind.PASS in kinds:
+        lays = take_short_forms(obs, look, ActionKind.PASS)
+        out.append([Span("pass", CMD)])
+        out += [
+            [Span(text, CMD), Span(" (lay them, then pass)" if i == 0 else "")]
+            for i, (text, _) in enumerate(lays[:MAX_SHORT_FORMS])
+        ]
+    if ActionKind.FORCE in kinds:
+        out.append([Span("force", CMD)])
+    if ActionKind.NO_FORCE in kinds:
+        out.append([Span("no", CMD)])
+    if ActionKind.DISCARD in kinds:
+        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.DISCARD)
+        out.append(
+            [
+                Span("discard", CMD),
+                Span(" any card of your hand, e.g. "),
+                Span(look.label(example), CMD),
+            ]
+        )
+    line: Line = [Span("You can: ")]
+    for i, option in enumerate(out):
+        if i:
+            line.append(Span(" | ", DIM))
+        line += option
+    return line
+
+
+def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
+    """An action of the viewer as he would type it, with the table it makes."""
+    kind = action.kind
+    if kind is ActionKind.TAKE:
+        played = _played(action.melds, obs.tables[obs.player], obs.centre)
+        text = f"take {look.typed(played)}" if played else "take"
+        return [
+            Span(text, CMD),
+            Span(" (your table: "),
+            *melds_spans(look, action.melds),
+            Span(")"),
+        ]
+    if kind is ActionKind.DISCARD:
+        return [Span(f"discard {look.label(action.card)}", CMD)]
+    if kind is ActionKind.NO_FORCE:
+        return [Span("no", CMD), Span(" (do not force)")]
+    return [Span(str(action), CMD)]
+
+
+def outcome_lines(
+    outcome: Outcome,
+    tables: tuple[Partition, Partition],
+    hands: tuple[int, int],
+    names: Names,
+    look: CardLook,
+) -> list[Line]:
+    """Who won and how (the winning melds), or why the deal was drawn."""
+    winner = outcome.winner
+    lines: list[Line] = []
+    if winner is None:
+        lines.append([Span("Drawn: the stock ran out before anyone went out.", BOLD)])
+    elif outcome.termination is Termination.OUT:
+        verb = "win" if winner == names.me else "wins"
+        count = partition_mask(tables[winner]).bit_count()
+        lines.append([Span(f"{names.subj(winner)} went out and {verb} the deal!", BOLD)])
+        lines.append([Span(f"  {count} cards melded: "), *melds_spans(look, tables[winner])])
+    else:
+        verb = "win" if winner == names.me else "wins"
+        lines.append(
+            [
+                Span(
+                    f"The stock ran out; {names.subj(winner)} held fewer cards and {verb} the deal.",
+                    BOLD,
+                )
+            ]
+        )
+    for p in (0, 1):
+        if hands[p]:
+            lines.append(
+                [Span(f"  {names.cap_poss(p)} hand still held: "), *cards_spans(look, hands[p])]
+            )
+    return lines
+
+
+HELP_TEXT = """\
+How to play Conquian
+  Each of you holds 10 cards. Win by having 11 cards face up in melds on your own table:
+  sets (3 or 4 of a rank) and runs (3 or more of one suit in order: A 2 3 4 5 6 7 J Q K,
+  the 7 is next to the J). A card you take never goes into your hand: you lay it at once,
+  with cards from your hand or onto your melds (you may rearrange your own melds).
+  On your turn you are offered your opponent's discard (or the stock card he passed):
+  take it, or decline it and turn the next stock card, which you may take or pass.
+  After a take you discard one card. If you refuse a card that fits your melds as they
+  lie, your opponent may force you to take it.
+
+Commands
+  take 6c 7c     take the centre card, laying 6c and 7c from your hand with it
+  take           take it; if there are several ways, choose from a numbered list
+  decline, pass  refuse the centre card        (no also works)
+  Kh             discard Kh after a take        (or: discard Kh)
+  force, no      force your opponent to take the card he refused, or let it go
+  hint           what the strongest bot would do, and why
+  log            every move of this deal      table   show the table again
+  rules          the rules in full             quit    save and stop (play --resume)
+  Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c (Spanish deck:
+  1-7 10 11 12 and e c o b). Upper or lower case; suit symbols work too."""
+
+
+def help_text(look: CardLook) -> str:
+    """How to play and the commands (suit symbols only where the screen shows them)."""
+    if look.symbols:
+        return HELP_TEXT.replace("suit symbols work", "suit symbols such as 7\u2665 work")
+    return HELP_TEXT
