@@ -16,6 +16,12 @@ from .arena import MatchResult, percentile, run_match
 from .errors import ConquianError
 from .game import Game
 from .notation import format_position, parse_position
+from .play.cli import (
+    add_play_parser,
+    add_replay_step_options,
+    run_replay_step,
+    wants_replay_step,
+)
 from .protocol import DEFAULT_TIME_LIMIT_MS
 from .records import GameRecord, format_result, load_record
 from .rules import PRESET_SOURCES, PRESETS, describe, find_rules
@@ -63,11 +69,13 @@ def cmd_legal(args: argparse.Namespace) -> None:
         print(f"  {action}")
 
 
-def cmd_replay(args: argparse.Namespace) -> None:
+def cmd_replay(args: argparse.Namespace) -> int:
+    if wants_replay_step(args):
+        return run_replay_step(args)
     record = load_record(args.file)
     if args.redact is not None:
         sys.stdout.write(record.for_player(args.redact).dumps())
-        return
+        return 0
     steps = list(record.iter_replay())
     final = steps[-1][2]
     if args.json:
@@ -81,7 +89,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
                 "final_position": format_position(final),
             }
         )
-        return
+        return 0
     print(f"Rules: {record.rules}   Dealer: p{record.dealer}   Stake: {record.stake}")
     print(f"Players: p0 {record.players[0]}, p1 {record.players[1]}")
     if record.viewpoint is not None:
@@ -97,6 +105,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
             print(f"      {format_position(state)}")
         previous = state
     print(f"Result: {format_result(final.outcome())}")
+    return 0
 
 
 def cmd_selfplay(args: argparse.Namespace) -> None:
@@ -304,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"conquian {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_play_parser(sub)
 
     p = sub.add_parser(
         "rules",
@@ -345,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PLAYER",
         help="print the record as PLAYER may see it (hidden cards as ??)",
     )
+    add_replay_step_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

@@ -285,17 +285,19 @@ def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.
     }
     if word in aliases and not rest:
         word = aliases[word]
+    cards: list[int] = []
     if phase is Phase.DISCARD and word != "discard":
         try:
             cards = list(iter_card_tokens(text, deck))
         except InvalidNotationError:
             cards = []
-        if len(cards) == 1:
-            word, rest = "discard", format_mask(1 << cards[0])
+        if len(cards) != 1:
+            cards = []
     if word == "discard" and rest:
         cards = list(iter_card_tokens(rest, deck))
         if len(cards) != 1:
             raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")
+    if cards:
         action = Action.discard(cards[0])
         if not state.is_legal(action):
             raise state.explain_illegal(action)
@@ -325,7 +327,12 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
         named |= 1 << index
     candidates = [a for a in state.legal_actions() if a.kind is kind and a.melds]
     if kind is ActionKind.TAKE and not candidates:
-        raise state.explain_illegal(Action(kind, -1, ()))
+        if state.phase not in (Phase.OFFER, Phase.TURN, Phase.FORCED):
+            raise state.explain_illegal(Action(kind, -1, ()))
+        raise IllegalActionError(
+            f"{CARDS[state.centre]} cannot be taken: it does not meld with player "
+            f"{state.player}'s table or hand."
+        )
     if named:
         context = state.table_masks[state.player] | (1 << state.centre if state.centre >= 0 else 0)
         wanted = named & ~context
@@ -339,7 +346,7 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
-        if strict_error is not None:
+        if isinstance(strict_error, IllegalActionError):
             raise strict_error
         raise IllegalActionError(
             f"No legal {word} lays exactly {format_mask(named) or 'no hand cards'}."

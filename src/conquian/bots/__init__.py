@@ -36,7 +36,7 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search", "oracle
 LEVELS: dict[str, tuple[str, Budget | None]] = {
     "easy": ("greedy", None),
     "medium": ("heuristic", None),
-    "hard": ("search", Budget(seconds=0.3)),
+    "hard": ("search", Budget(iterations=50, seconds=0.3)),
     "expert": ("search", None),
 }
 """Difficulty levels offered to people, and the bot (and budget) behind each."""
