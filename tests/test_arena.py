@@ -336,7 +336,8 @@ def test_cli_arena_errors() -> None:
     assert missing.returncode == 1 and "cannot start" in missing.stderr
 
 
-def test_cli_ctrl_c_prints_the_result_so_far(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_cli_ctrl_c_or_term_prints_the_result_so_far(tmp_path: Path, stop: int) -> None:
     process = subprocess.Popen(
         [*CLI, "arena", "greedy", "random", "--deals", "1000000", "--json", "--records", tmp_path],
         stdout=subprocess.PIPE,
@@ -349,7 +350,7 @@ def test_cli_ctrl_c_prints_the_result_so_far(tmp_path: Path) -> None:
     deadline = time.monotonic() + 30
     while len(list(tmp_path.glob("*.toml"))) < 20 and time.monotonic() < deadline:
         time.sleep(0.05)  # the match is under way
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert "Traceback" not in err

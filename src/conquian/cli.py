@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -263,6 +264,10 @@ class _ProgressBar:
             sys.stderr.flush()
 
 
+def _stop_match(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.deals < 1:
         raise CliError(f"--deals must be at least 1, got {args.deals}.")
@@ -272,6 +277,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--time-limit-ms must be positive, got {args.time_limit_ms}.")
     jobs = args.jobs or os.cpu_count() or 1
     bar = _ProgressBar()
+    previous = signal.signal(signal.SIGTERM, _stop_match)  # like Ctrl-C: keep the result so far
     try:
         result = run_match(
             args.bot_a,
@@ -285,6 +291,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             time_limit_ms=args.time_limit_ms,
         )
     finally:
+        signal.signal(signal.SIGTERM, previous)
         bar.clear()
     if args.json:
         _print_json(result.to_dict())
