@@ -559,6 +559,17 @@ def run_match(
     table = _Table(config)
     names = [bot_a, bot_b]
     result: MatchResult | None = None
+
+    def new_result() -> MatchResult:
+        return MatchResult(
+            BotSummary(bot_a, names[0]),
+            BotSummary(bot_b, names[1]),
+            config.rules,
+            seed,
+            deals,
+            jobs=jobs,
+        )
+
     try:
         for side in (0, 1):  # start external programs once, to fail early and learn names
             if config.specs[side].startswith(CMD_PREFIX):
@@ -568,14 +579,7 @@ def run_match(
                 except BotFailure as exc:
                     raise ConquianError(f"Cannot use {config.specs[side]!r}: {exc}") from None
                 names[side] = external.bot_name
-        result = MatchResult(
-            BotSummary(bot_a, names[0]),
-            BotSummary(bot_b, names[1]),
-            config.rules,
-            seed,
-            deals,
-            jobs=jobs,
-        )
+        result = new_result()
         if jobs == 1:
             for deal in range(deals):
                 result.add(table.play_deals(deal, deal + 1))
@@ -587,14 +591,7 @@ def run_match(
             _run_parallel(config, result, jobs, started, progress)
     except KeyboardInterrupt:
         if result is None:
-            result = MatchResult(
-                BotSummary(bot_a, names[0]),
-                BotSummary(bot_b, names[1]),
-                config.rules,
-                seed,
-                deals,
-                jobs,
-            )
+            result = new_result()
         result.interrupted = True
         table.close(now=True)
     finally:
