@@ -127,10 +127,8 @@ def describe_events(
             forced = last is not None and last.action.kind is ActionKind.FORCE
             line = _take_line(names, look, event, tables[p], forced, out_at)
             tables[p] = action.melds
-            if merge and last is not None and last.action.kind is ActionKind.DECLINE:
-                lines[-1] += [Span(", then "), *_lower_first(line, who)]
-            else:
-                lines.append(line)
+            after_decline = last is not None and last.action.kind is ActionKind.DECLINE
+            _add_line(lines, line, who, merge and after_decline)
         elif kind is ActionKind.DECLINE:
             lines.append([Span(f"{who} declined "), card_span(look, card)])
         elif kind is ActionKind.PASS:
@@ -139,10 +137,8 @@ def describe_events(
                 line += [Span(", laid "), *melds_spans(look, action.melds)]
                 tables[p] = action.melds
             line.append(Span(" and passed it"))
-            if merge and last is not None and last.action.kind is ActionKind.DECLINE:
-                lines[-1] += [Span(", then "), *_lower_first(line, who)]
-            else:
-                lines.append(line)
+            after_decline = last is not None and last.action.kind is ActionKind.DECLINE
+            _add_line(lines, line, who, merge and after_decline)
         elif kind is ActionKind.FORCE:
             lines.append([Span(f"{who} forced {names.obj(1 - p)} to take "), card_span(look, card)])
         else:
@@ -371,3 +367,11 @@ def help_text(look: CardLook) -> str:
     if look.symbols:
         return HELP_TEXT.replace("suit symbols work", "suit symbols such as 7\u2665 work")
     return HELP_TEXT
+
+
+def _add_line(lines: list[list[Span]], line: list[Span], who: str, join: bool) -> None:
+    """Append a move's words, or join them to the previous line ("..., then ...")."""
+    if join:
+        lines[-1] += [Span(", then "), *_lower_first(line, who)]
+    else:
+        lines.append(line)
