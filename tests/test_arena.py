@@ -19,8 +19,11 @@ from conquian.arena import (
     BotSummary,
     GameResult,
     MatchResult,
+    combine_results,
     derive_seed,
     elo_difference,
+    histogram_percentile,
+    latency_histogram,
     percentile,
     run_match,
     wilson_interval,
@@ -278,6 +281,89 @@ def test_bad_arguments_are_errors() -> None:
         run_match("cmd:  ", "random", 1)
     with pytest.raises(ConquianError, match="preset"):
         run_match("greedy", "random", 1, rules="nosuchrules")
+
+
+# ------------------------------------------------------------ matches in parts
+
+
+def test_histogram_percentiles_are_within_two_percent() -> None:
+    rng = __import__("random").Random(4)
+    values = [rng.lognormvariate(2.0, 1.5) for _ in range(3000)]
+    histogram = latency_histogram(values)
+    assert sum(histogram.values()) == len(values)
+    for q in (10, 50, 90, 99):
+        exact = percentile(values, q)
+        approx = histogram_percentile(histogram, q)
+        assert exact is not None and approx is not None
+        assert abs(approx - exact) / exact < 0.02, (q, exact, approx)
+    assert histogram_percentile({}, 50) is None
+
+
+def test_a_match_played_in_parts_adds_up_to_the_whole() -> None:
+    whole = run_match("heuristic", "greedy", 8, seed=12).to_dict()
+    first_result = run_match("heuristic", "greedy", 3, seed=12)
+    rest_result = run_match("heuristic", "greedy", 5, seed=12, first_deal=3, jobs=2)
+    first, rest = first_result.to_dict(), rest_result.to_dict()
+    assert rest["first_deal"] == 4 and rest["deal_ranges"] == [[4, 8]]
+    combined = combine_results([rest, first])
+    for key in ("deals", "games", "wins", "losses", "draws", "stake_balance", "win_rate"):
+        assert combined[key] == whole[key], key
+    assert combined["deal_ranges"] == [[1, 8]] and combined["parts"] == 2
+    assert (combined["ci95_low"], combined["elo"]) == (whole["ci95_low"], whole["elo"])
+    for side in ("bot_a", "bot_b"):
+        assert combined[side]["moves"] == whole[side]["moves"]
+        samples = [*getattr(first_result, side).choice_ms, *getattr(rest_result, side).choice_ms]
+        exact, approx = percentile(samples, 90), combined[side]["ms_per_move_p90"]
+        assert exact is not None
+        assert abs(approx - exact) <= 0.06 * exact, (side, exact, approx)  # few samples
+
+
+def test_combining_refuses_parts_that_do_not_fit() -> None:
+    first = run_match("greedy", "random", 2, seed=3).to_dict()
+    again = run_match("greedy", "random", 2, seed=3, first_deal=1).to_dict()
+    with pytest.raises(ConquianError, match=r"Parts 1 and 2 both played deals 2\.\.2"):
+        combine_results([first, again])
+    other_seed = run_match("greedy", "random", 2, seed=4, first_deal=2).to_dict()
+    with pytest.raises(ConquianError, match="Part 2 has seed 4, part 1 has 3"):
+        combine_results([first, other_seed])
+    swapped = run_match("random", "greedy", 2, seed=3, first_deal=2).to_dict()
+    with pytest.raises(ConquianError, match="bot_a 'random'"):
+        combine_results([first, swapped])
+    with pytest.raises(ConquianError, match="lacks wins"):
+        combine_results([first, {"rules": "standard", "seed": 3}])
+    with pytest.raises(ConquianError, match="at least one"):
+        combine_results([])
+    with pytest.raises(ConquianError, match="cannot be negative"):
+        run_match("greedy", "random", 2, first_deal=-1)
+
+
+def test_cli_arena_in_parts_and_combined(tmp_path: Path) -> None:
+    names = []
+    for first, deals in (("1", "2"), ("3", "3")):
+        out = run_cli(
+            "arena", "greedy", "random", "--deals", deals, "--first-deal", first,
+            "--seed", "8", "--json",
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        path = tmp_path / f"part{first}.json"
+        path.write_text(out.stdout)
+        names.append(str(path))
+    combined = run_cli("arena-combine", *names, "--json")
+    assert combined.returncode == 0, combined.stderr
+    whole = run_match("greedy", "random", 5, seed=8)
+    data = json.loads(combined.stdout)
+    assert (data["wins"], data["losses"], data["draws"]) == (whole.wins, whole.losses, whole.draws)
+    table = run_cli("arena-combine", *names)
+    assert "5 duplicate deals" in table.stdout and "2 parts combined" in table.stdout
+    twice = run_cli("arena-combine", names[0], names[0])
+    assert twice.returncode == 1 and "both played deals 1..2" in twice.stderr
+    (tmp_path / "junk.json").write_text("{not json")
+    junk = run_cli("arena-combine", str(tmp_path / "junk.json"))
+    assert junk.returncode == 1 and "is not JSON" in junk.stderr
+    missing = run_cli("arena-combine", str(tmp_path / "nowhere.json"))
+    assert missing.returncode == 1 and "Cannot read" in missing.stderr
+    zero = run_cli("arena", "greedy", "random", "--deals", "1", "--first-deal", "0")
+    assert zero.returncode != 0 and "--first-deal counts from 1" in zero.stderr
 
 
 # ----------------------------------------------------------------------- CLI

@@ -15,7 +15,17 @@ from conquian.records import GameRecord
 from conquian.rules import FLAG_NAMES, find_rules
 
 POSITION = "standard offer 0 1 KhKd2c7hJdQcAh * 3s4s5s - 6s:d - * 1"
-SUBCOMMANDS = ["play", "rules", "legal", "replay", "selfplay", "bench", "arena", "bot"]
+SUBCOMMANDS = [
+    "play",
+    "rules",
+    "legal",
+    "replay",
+    "selfplay",
+    "bench",
+    "arena",
+    "arena-combine",
+    "bot",
+]
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -25,7 +25,7 @@ import random
 import signal
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from types import FrameType
@@ -95,6 +95,56 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
+BUCKETS_PER_DOUBLING = 32
+"""Latency histograms have this many buckets per doubling of time (about 2% wide)."""
+
+
+def latency_histogram(values: Sequence[float]) -> dict[str, int]:
+    """Milliseconds counted in logarithmic buckets, so that matches can be combined.
+
+    >>> latency_histogram([1.0, 1.01, 2.0])
+    {'0': 2, '32': 1}
+    """
+    counts: dict[int, int] = {}
+    for ms in values:
+        bucket = math.floor(math.log2(max(ms, 1e-6)) * BUCKETS_PER_DOUBLING)
+        counts[bucket] = counts.get(bucket, 0) + 1
+    return {str(bucket): counts[bucket] for bucket in sorted(counts)}
+
+
+def histogram_percentile(histogram: dict[str, int], q: float) -> float | None:
+    """The ``q``-th percentile (0..100) of a :func:`latency_histogram`, to about 1%.
+
+    >>> round(histogram_percentile(latency_histogram([1.0, 2.0, 4.0]), 50), 2)
+    2.02
+    """
+    total = sum(histogram.values())
+    if not total:
+        return None
+    rank = max(1, math.ceil(total * q / 100))
+    seen = 0
+    for bucket in sorted(histogram, key=int):
+        seen += histogram[bucket]
+        if seen >= rank:
+            return float(2 ** ((int(bucket) + 0.5) / BUCKETS_PER_DOUBLING))
+    raise AssertionError("unreachable")
+
+
+def deal_ranges(deals: Sequence[int]) -> list[list[int]]:
+    """Deals (numbered from 0) as runs ``[first, last]`` numbered from 1, as people count.
+
+    >>> deal_ranges([0, 1, 2, 5, 6, 9])
+    [[1, 3], [6, 7], [10, 10]]
+    """
+    ranges: list[list[int]] = []
+    for deal in sorted(set(deals)):
+        if ranges and ranges[-1][1] == deal:
+            ranges[-1][1] += 1
+        else:
+            ranges.append([deal + 1, deal + 1])
+    return ranges
+
+
 # ------------------------------------------------------------------- results
 
 
@@ -150,6 +200,7 @@ class BotSummary:
             "ms_per_decision_p90": _round(percentile(self.ms, 90), 4),
             "decisions": len(self.ms),
             "failures": self.failures,
+            "ms_per_move_histogram": latency_histogram(self.choice_ms),
         }
 
 
@@ -171,6 +222,7 @@ class MatchResult:
     seed: int
     deals_requested: int
     jobs: int = 1
+    first_deal: int = 0
     games: list[GameResult] = field(default_factory=list)
     wins: int = 0
     losses: int = 0
@@ -246,6 +298,8 @@ class MatchResult:
             "seed": self.seed,
             "deals": self.deals,
             "deals_requested": self.deals_requested,
+            "first_deal": self.first_deal + 1,
+            "deal_ranges": deal_ranges([g.deal for g in self.games]),
             "games": len(self.games),
             "wins": self.wins,
             "losses": self.losses,
@@ -469,9 +523,10 @@ def _run_parallel(
     progress: ProgressFn | None,
 ) -> None:
     """Play the match in ``jobs`` worker processes, each taking chunks of deals in turn."""
-    deals = result.deals_requested
+    first, deals = result.first_deal, result.deals_requested
+    stop = first + deals
     size = max(1, min(10, deals // (jobs * 4)))
-    chunks = [(start, min(start + size, deals)) for start in range(0, deals, size)]
+    chunks = [(start, min(start + size, stop)) for start in range(first, stop, size)]
     context = multiprocessing.get_context("spawn")
     tasks: Queue[Any] = context.Queue()
     tasks.cancel_join_thread()  # never wait at exit to feed chunks nobody will play
@@ -530,8 +585,13 @@ def run_match(
     progress: ProgressFn | None = None,
     *,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
+    first_deal: int = 0,
 ) -> MatchResult:
     """Play ``deals`` duplicate deals (``2 * deals`` games) between two bots.
+
+    The deals are numbered from ``first_deal``: a long match can be played in parts
+    (same seed, consecutive ranges) and the parts' results put together with
+    :func:`combine_results`.
 
     The same ``seed`` gives the same games whatever ``jobs`` is (external programs
     aside, which choose their own moves).  Ctrl-C stops the match: the result then
@@ -546,6 +606,8 @@ def run_match(
         raise ConquianError(f"A match needs at least one deal, got {deals}.")
     if jobs < 1:
         raise ConquianError(f"--jobs must be at least 1, got {jobs}.")
+    if first_deal < 0:
+        raise ConquianError(f"The first deal's number cannot be negative, got {first_deal}.")
     rules_obj = find_rules(rules)
     for spec in (bot_a, bot_b):
         check_spec(spec)
@@ -568,6 +630,7 @@ def run_match(
             seed,
             deals,
             jobs=jobs,
+            first_deal=first_deal,
         )
 
     try:
@@ -581,7 +644,7 @@ def run_match(
                 names[side] = external.bot_name
         result = new_result()
         if jobs == 1:
-            for deal in range(deals):
+            for deal in range(first_deal, first_deal + deals):
                 result.add(table.play_deals(deal, deal + 1))
                 result.elapsed_s = time.perf_counter() - started
                 if progress is not None:
@@ -601,11 +664,115 @@ def run_match(
     return result
 
 
+def combine_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Put together the JSON results of matches played in parts.
+
+    The parts must share the bots, rules and seed and cover different deals (for
+    example ``--first-deal 0 --deals 5000`` and ``--first-deal 5000 --deals 5000``).
+    The result has the shape of :meth:`MatchResult.to_dict`; latency percentiles come
+    from the parts' histograms (to about 1%).
+
+    :raises ConquianError: naming the first part that does not fit.
+    """
+    if not parts:
+        raise ConquianError("Nothing to combine: give at least one match result.")
+    keys = ("wins", "losses", "draws", "stake_balance", "deal_ranges", "bot_a", "bot_b")
+    for number, part in enumerate(parts, 1):
+        missing = [key for key in (*keys, "rules", "seed") if key not in part]
+        if missing:
+            raise ConquianError(
+                f"Part {number} is not a match result: it lacks {', '.join(missing)}."
+            )
+    first = parts[0]
+    covered: list[tuple[int, int, int]] = []
+    for number, part in enumerate(parts, 1):
+        for what in ("rules", "seed"):
+            if part[what] != first[what]:
+                raise ConquianError(
+                    f"Part {number} has {what} {part[what]!r}, part 1 has {first[what]!r}."
+                )
+        for side in ("bot_a", "bot_b"):
+            if part[side]["spec"] != first[side]["spec"]:
+                raise ConquianError(
+                    f"Part {number} has {side} {part[side]['spec']!r}, "
+                    f"part 1 has {first[side]['spec']!r}."
+                )
+        for low, high in part["deal_ranges"]:
+            for other_low, other_high, other in covered:
+                if low <= other_high and other_low <= high:
+                    raise ConquianError(
+                        f"Parts {other} and {number} both played deals "
+                        f"{max(low, other_low)}..{min(high, other_high)}."
+                    )
+            covered.append((low, high, number))
+    wins = sum(int(part["wins"]) for part in parts)
+    losses = sum(int(part["losses"]) for part in parts)
+    draws = sum(int(part["draws"]) for part in parts)
+    decided = wins + losses
+    rate = wins / decided if decided else 0.5
+    low, high = wilson_interval(wins, decided)
+    ranges = deal_ranges(
+        [
+            deal
+            for part in parts
+            for low, high in part["deal_ranges"]
+            for deal in range(low - 1, high)
+        ]
+    )
+
+    def bot(side: str) -> dict[str, Any]:
+        histogram: dict[str, int] = {}
+        for part in parts:
+            for bucket, count in part[side].get("ms_per_move_histogram", {}).items():
+                histogram[bucket] = histogram.get(bucket, 0) + int(count)
+        p50, p90 = histogram_percentile(histogram, 50), histogram_percentile(histogram, 90)
+        return {
+            "spec": first[side]["spec"],
+            "name": first[side]["name"],
+            "ms_per_move_p50": _round(p50, 4),
+            "ms_per_move_p90": _round(p90, 4),
+            "moves": sum(int(part[side].get("moves", 0)) for part in parts),
+            "decisions": sum(int(part[side].get("decisions", 0)) for part in parts),
+            "failures": sum(int(part[side].get("failures", 0)) for part in parts),
+            "ms_per_move_histogram": {b: histogram[b] for b in sorted(histogram, key=int)},
+        }
+
+    deals = sum(high - low + 1 for low, high in ranges)
+    return {
+        "bot_a": bot("bot_a"),
+        "bot_b": bot("bot_b"),
+        "rules": first["rules"],
+        "seed": first["seed"],
+        "deals": deals,
+        "deals_requested": sum(int(part.get("deals_requested", 0)) for part in parts),
+        "first_deal": ranges[0][0] if ranges else 1,
+        "deal_ranges": ranges,
+        "games": 2 * deals,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "decided": decided,
+        "win_rate": round(rate, 4),
+        "ci95_low": round(low, 4),
+        "ci95_high": round(high, 4),
+        "stake_balance": sum(int(part["stake_balance"]) for part in parts),
+        "elo": round(elo_difference(rate), 1),
+        "elo_low": round(elo_difference(low), 1),
+        "elo_high": round(elo_difference(high), 1),
+        "failures": [f for part in parts for f in part.get("failures", [])],
+        "interrupted": any(part.get("interrupted", False) for part in parts),
+        "jobs": max(int(part.get("jobs", 1)) for part in parts),
+        "elapsed_s": round(sum(float(part.get("elapsed_s", 0.0)) for part in parts), 3),
+        "parts": len(parts),
+    }
+
+
 __all__ = [
     "BotSummary",
     "GameResult",
     "MatchResult",
     "check_spec",
+    "combine_results",
     "derive_seed",
     "elo_difference",
     "percentile",

@@ -9,11 +9,11 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import __version__
-from .arena import MatchResult, percentile, run_match
+from .arena import MatchResult, run_match
 from .errors import ConquianError
 from .game import Game
 from .notation import format_position, parse_position
@@ -191,46 +191,56 @@ def _signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def format_arena(result: MatchResult) -> str:
-    """The result table of ``conquian arena``."""
-    low, high = result.ci95
-    elo_low, elo_high = result.elo_interval
-    a, b = result.bot_a, result.bot_b
+def format_arena(result: Mapping[str, Any]) -> str:
+    """The result table of ``conquian arena``, from a match's JSON data."""
+    a, b = result["bot_a"], result["bot_b"]
+    jobs = result["jobs"]
+    parts = result.get("parts")
+    how = (
+        f"{parts} part{'s' if parts != 1 else ''} combined"
+        if parts
+        else f"{jobs} job{'s' if jobs != 1 else ''}"
+    )
+    ranges = result.get("deal_ranges") or []
+    numbered = ""
+    if ranges and (len(ranges) > 1 or ranges[0][0] != 1):
+        numbered = " (deals " + ", ".join(f"{low}..{high}" for low, high in ranges) + ")"
     lines = [
-        f"A: {a.spec}" + (f"  ({a.name})" if a.name != a.spec else ""),
-        f"B: {b.spec}" + (f"  ({b.name})" if b.name != b.spec else ""),
-        f"Rules {result.rules}, seed {result.seed}: {result.deals} duplicate deals "
-        f"({len(result.games)} games, each shuffle played with seats swapped), "
-        f"{result.jobs} job{'s' if result.jobs != 1 else ''}, {result.elapsed_s:.1f} s",
+        f"A: {a['spec']}" + (f"  ({a['name']})" if a["name"] != a["spec"] else ""),
+        f"B: {b['spec']}" + (f"  ({b['name']})" if b["name"] != b["spec"] else ""),
+        f"Rules {result['rules']}, seed {result['seed']}: {result['deals']} duplicate deals"
+        f"{numbered} ({result['games']} games, each shuffle played with seats swapped), "
+        f"{how}, {result['elapsed_s']:.1f} s",
     ]
-    if result.interrupted:
+    if result["interrupted"]:
         lines.append(
-            f"Interrupted: {result.deals} of {result.deals_requested} deals played; "
+            f"Interrupted: {result['deals']} of {result['deals_requested']} deals played; "
             "the figures are those of the deals finished."
         )
     lines += [
         "",
-        f"  A wins / losses / draws    {result.wins} / {result.losses} / {result.draws}",
-        f"  A win rate (decided games) {result.win_rate:.1%}"
-        f"   95% CI {low:.1%} .. {high:.1%}   ({result.decided} decided)",
-        f"  A stake balance            {result.stake_balance:+d}",
-        f"  Elo difference (A - B)     {_signed(result.elo)}"
-        f"   95% CI {_signed(elo_low)} .. {_signed(elo_high)}",
+        f"  A wins / losses / draws    {result['wins']} / {result['losses']} / {result['draws']}",
+        f"  A win rate (decided games) {result['win_rate']:.1%}"
+        f"   95% CI {result['ci95_low']:.1%} .. {result['ci95_high']:.1%}"
+        f"   ({result['decided']} decided)",
+        f"  A stake balance            {result['stake_balance']:+d}",
+        f"  Elo difference (A - B)     {_signed(result['elo'])}"
+        f"   95% CI {_signed(result['elo_low'])} .. {_signed(result['elo_high'])}",
         "",
         "  ms per move                  p50        p90    moves   failures",
     ]
     for side, bot in (("A", a), ("B", b)):
         lines.append(
-            f"  {side} {bot.name[:23]:<23} {_format_ms(percentile(bot.choice_ms, 50)):>8}"
-            f"   {_format_ms(percentile(bot.choice_ms, 90)):>8}   {len(bot.choice_ms):>6}"
-            f"   {bot.failures:>8}"
+            f"  {side} {bot['name'][:23]:<23} {_format_ms(bot['ms_per_move_p50']):>8}"
+            f"   {_format_ms(bot['ms_per_move_p90']):>8}   {bot['moves']:>6}"
+            f"   {bot['failures']:>8}"
         )
     lines.append("  (moves: decisions with more than one legal action)")
-    failures = result.failures
+    failures = result["failures"]
     if failures:
         lines += ["", f"Forfeits ({len(failures)}):"]
-        for g in failures[:20]:
-            lines.append(f"  deal {g.deal + 1} game {g.game + 1}: {g.failure}")
+        for f in failures[:20]:
+            lines.append(f"  deal {f['deal']} game {f['game']}: {f['message']}")
         if len(failures) > 20:
             lines.append(f"  ... and {len(failures) - 20} more (see --json)")
     return "\n".join(lines)
@@ -275,6 +285,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}.")
     if args.time_limit_ms < 1:
         raise CliError(f"--time-limit-ms must be positive, got {args.time_limit_ms}.")
+    if args.first_deal < 1:
+        raise CliError(f"--first-deal counts from 1, got {args.first_deal}.")
+    args.first_deal -= 1
     jobs = args.jobs or os.cpu_count() or 1
     bar = _ProgressBar()
     previous = signal.signal(signal.SIGTERM, _stop_match)  # like Ctrl-C: keep the result so far
@@ -289,6 +302,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             records_dir=args.records,
             progress=bar,
             time_limit_ms=args.time_limit_ms,
+            first_deal=args.first_deal,
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -296,10 +310,36 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result.to_dict())
     else:
-        print(format_arena(result))
+        print(format_arena(result.to_dict()))
         if args.records:
             print(f"Records written to {args.records}/")
     return 130 if result.interrupted else 0
+
+
+def cmd_arena_combine(args: argparse.Namespace) -> int:
+    from .arena import combine_results
+
+    parts = []
+    for name in args.files:
+        try:
+            with open(name, encoding="utf-8") as f:
+                data = json.load(f)
+        except OSError as exc:
+            raise CliError(f"Cannot read {name}: {exc.strerror}.") from None
+        except json.JSONDecodeError as exc:
+            raise CliError(f"{name} is not JSON: {exc}.") from None
+        if not isinstance(data, dict):
+            raise CliError(f"{name} does not hold a match result (a JSON object).")
+        parts.append(data)
+    try:
+        combined = combine_results(parts)
+    except ConquianError as exc:
+        raise CliError(f"{exc} (parts in the order given: {', '.join(args.files)})") from None
+    if args.json:
+        _print_json(combined)
+    else:
+        print(format_arena(combined))
+    return 0
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -417,8 +457,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="T",
         help=f"external bots' time per move (default {DEFAULT_TIME_LIMIT_MS})",
     )
+    p.add_argument(
+        "--first-deal",
+        type=int,
+        default=1,
+        metavar="K",
+        help="number of the first deal (default 1): play a long match in parts, same seed",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_arena)
+
+    p = sub.add_parser(
+        "arena-combine",
+        help="put together the JSON results of a match played in parts",
+        description="Combine the --json results of matches that share bots, rules and seed "
+        "and played different deals (--first-deal), as one match result.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="JSON results of conquian arena")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_arena_combine)
 
     p = sub.add_parser(
         "bot",
