@@ -10,7 +10,14 @@ from conquian import Game, find_rules, observe, parse_position
 from conquian.actions import ActionKind
 from conquian.bots import BOT_NAMES, LEVELS, Budget, make_bot
 from conquian.bots.features import Knowledge, keep_score
-from conquian.bots.search import HandModel, determinize, hidden_card_weights, refusal_conflicts
+from conquian.bots.search import (
+    DISCARD_WEIGHT,
+    HandModel,
+    HandSampler,
+    determinize,
+    hidden_card_weights,
+    refusal_conflicts,
+)
 from conquian.cards import parse_cards_mask
 from conquian.errors import ConquianError
 
@@ -115,8 +122,9 @@ def test_determinizations_agree_with_the_observation() -> None:
             obs = replayed.observation(player)
             knowledge = Knowledge.from_observation(obs)
             weights = hidden_card_weights(knowledge)
+            sampler = HandSampler(obs, weights, HandModel(obs), rng)
             for _ in range(5):
-                det = determinize(obs, weights, rng, HandModel(obs))
+                det = determinize(obs, sampler.draw(), rng)
                 det.validate()
                 assert observe(det, player).to_dict() == observe(replayed.state, player).to_dict()
 
@@ -126,6 +134,39 @@ def test_refusal_conflicts_counts_pairs_that_would_have_melded() -> None:
     assert refusal_conflicts(hand, parse_cards_mask("5s")) == 1
     assert refusal_conflicts(hand, parse_cards_mask("6h")) == 0
     assert refusal_conflicts(parse_cards_mask("4h 6h"), parse_cards_mask("5h")) == 1
+
+
+def test_a_discard_makes_hands_with_more_isolated_cards_unlikely() -> None:
+    model = HandModel(Game(seed=2).observation(0))
+    five_spades = parse_cards_mask("5s").bit_length() - 1
+    model.discards = [(five_spades, 0)]  # he threw 5s, which paired with a card he kept
+    assert model.odds(parse_cards_mask("5h 5d")) == 1.0  # every card as connected as 5s
+    lonely_king = model.odds(parse_cards_mask("5h Kc"))  # he would rather have thrown Kc
+    assert lonely_king == pytest.approx(DISCARD_WEIGHT)
+
+
+def test_hand_sampler_draws_likely_hands_more_often() -> None:
+    game = play_game(("greedy", "greedy"), 5)
+    for cut in range(len(game.history), 0, -1):
+        replayed = Game(seed=5, dealer=5 % 2)
+        for event in game.history[:cut]:
+            replayed.push(event.action)
+        obs = replayed.observation(0)
+        model = HandModel(obs)
+        if not replayed.state.is_over and model.refusals and obs.hand_counts[1] >= 3:
+            break
+    else:
+        raise AssertionError("no position with refusals")
+    weights = hidden_card_weights(Knowledge.from_observation(obs))
+    rng = random.Random(8)
+    sampled = HandSampler(obs, weights, model, rng)
+    drawn = [sampled.draw() for _ in range(300)]
+    assert all(h.bit_count() == obs.hand_counts[1] and not h & ~obs.unknown_mask for h in drawn)
+    uniform = [
+        sum(1 << c for c in rng.sample(sorted(weights), obs.hand_counts[1])) for _ in range(300)
+    ]
+    mean_odds = sum(map(model.odds, drawn)) / len(drawn)
+    assert mean_odds > sum(map(model.odds, uniform)) / len(uniform)
 
 
 def test_keep_score_prefers_connected_cards() -> None:

@@ -1,10 +1,11 @@
 """``search``: determinized Monte Carlo search, and the ``oracle`` that sees everything.
 
 The search bot deals the cards it cannot see many times over, each time consistent
-with everything it knows and weighted by what the opponent revealed (a card he
-refused makes its neighbours less likely to be in his hand), plays every candidate
-action in each deal, finishes the deal with a fast greedy policy for both players,
-and chooses the action with the best average result.
+with everything it knows and drawn in proportion to how well the opponent's hand
+explains his play (a hand that could have melded a card he refused, that held a
+lonelier card than one he discarded, or that still holds a meld he could have laid is
+unlikely), plays every candidate action in each deal, finishes the deal with a fast
+greedy policy for both players, and chooses the action with the best average result.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ CONFLICT_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand, per refused card it could have melded."""
 HELD_MELD_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand that holds a whole meld he could have laid."""
+DISCARD_WEIGHT = 0.05
+"""Relative odds of a sampled opponent hand, per card it held with fewer partners in the
+hand than a card he chose to discard (he would rather have thrown that one)."""
 
 _FORCE = Action(ActionKind.FORCE)
 _NO_FORCE = Action(ActionKind.NO_FORCE)
@@ -154,13 +158,18 @@ class HandModel:
     Hands never gain cards after the deal, so the hand he held at any earlier moment is
     his hand now plus the cards he has laid or discarded since.  A hand is less likely if,
     at a moment he refused a card, it held two cards that would have melded with it
-    (:data:`CONFLICT_WEIGHT` each), or if it holds a whole meld although he has taken
-    cards since the deal and could have laid it (:data:`HELD_MELD_WEIGHT`).
+    (:data:`CONFLICT_WEIGHT` each); if, when he discarded, it held cards less connected
+    than the one he threw (:data:`DISCARD_WEIGHT` each); or if it holds a whole meld
+    although he has taken cards since the deal and could have laid it
+    (:data:`HELD_MELD_WEIGHT`).
     """
 
     def __init__(self, obs: Observation) -> None:
         opp = 1 - obs.player
         self.refusals: list[tuple[int, int]] = []
+        """(refused card, cards the hand held then besides today's)"""
+        self.discards: list[tuple[int, int]] = []
+        """(discarded card, cards the hand held then besides today's and that card)"""
         self.took = False
         left = 0
         tables_before: list[int] = []
@@ -174,6 +183,7 @@ class HandModel:
                 continue
             kind = event.action.kind
             if kind is ActionKind.DISCARD:
+                self.discards.append((event.card, left))
                 left |= 1 << event.card
                 continue
             if event.action.melds:
@@ -192,41 +202,90 @@ class HandModel:
         for card, left in self.refusals:
             if melds_with_pair(card, hand | left):
                 odds *= CONFLICT_WEIGHT
+        for card, left in self.discards:
+            held = hand | left | 1 << card
+            thrown = (PARTNERS[card] & held).bit_count()
+            for other in mask_indices(held & ~(1 << card)):
+                if (PARTNERS[other] & held).bit_count() < thrown:
+                    odds *= DISCARD_WEIGHT
         if self.took and self.melds.melds_within(hand):
             odds *= HELD_MELD_WEIGHT
         return odds
 
 
-def determinize(
-    obs: Observation,
-    weights: dict[int, float],
-    rng: random.Random,
-    model: HandModel | None = None,
-    tries: int = 16,
-) -> GameState:
-    """A full state consistent with ``obs``, the hidden cards dealt by ``weights``.
+class HandSampler:
+    """Draws opponent hands in proportion to their likelihood under a :class:`HandModel`.
 
-    With a ``model``, ``tries`` hands are drawn and one is kept in proportion to its odds.
+    A Markov chain over hands (Metropolis): each step proposes swapping a card of the
+    current hand for a live card outside it and accepts in proportion to the change of
+    likelihood, the product of the cards' ``weights`` and the model's odds.  Between two
+    draws the chain takes ``steps`` steps, after ``burn_in`` steps at the start.
+
+    >>> from conquian.game import Game
+    >>> game = Game(seed=4)
+    >>> obs = game.observation(0)
+    >>> sampler = HandSampler(obs, hidden_card_weights(Knowledge.from_observation(obs)),
+    ...                       HandModel(obs), random.Random(1))
+    >>> hand = sampler.draw()
+    >>> hand.bit_count(), hand & obs.hand_mask
+    (10, 0)
     """
-    opp = 1 - obs.player
-    count = obs.hand_counts[opp]
-    draws: list[list[tuple[float, int]]] = []
-    odds: list[float] = []
-    for _ in range(tries if model is not None and count else 1):
+
+    def __init__(
+        self,
+        obs: Observation,
+        weights: dict[int, float],
+        model: HandModel,
+        rng: random.Random,
+        *,
+        steps: int = 15,
+        burn_in: int = 60,
+    ) -> None:
+        self.count = obs.hand_counts[1 - obs.player]
+        self.weights = weights
+        self.model = model
+        self.rng = rng
+        self.steps = steps
         keyed = sorted(
             ((rng.random() ** (1.0 / w), card) for card, w in weights.items()), reverse=True
         )
-        draws.append(keyed)
-        if model is not None:
-            hand = 0
-            for _, card in keyed[:count]:
-                hand |= 1 << card
-            odds.append(model.odds(hand))
-    keyed = draws[0] if len(draws) == 1 else rng.choices(draws, weights=odds)[0]
-    opp_hand = 0
-    for _, card in keyed[:count]:
-        opp_hand |= 1 << card
-    stock = [card for _, card in keyed[count:]]
+        self.inside = [card for _, card in keyed[: self.count]]
+        self.outside = [card for _, card in keyed[self.count :]]
+        self.hand = 0
+        for card in self.inside:
+            self.hand |= 1 << card
+        self.odds = model.odds(self.hand)
+        self._walk(burn_in)
+
+    def _walk(self, steps: int) -> None:
+        if not self.inside or not self.outside:
+            return
+        rng = self.rng
+        weights = self.weights
+        inside, outside = self.inside, self.outside
+        for _ in range(steps):
+            i = rng.randrange(len(inside))
+            j = rng.randrange(len(outside))
+            a, b = inside[i], outside[j]
+            hand = self.hand ^ (1 << a) ^ (1 << b)
+            odds = self.model.odds(hand)
+            ratio = weights[b] / weights[a] * (odds / self.odds if self.odds > 0 else 1.0)
+            if ratio >= 1.0 or rng.random() < ratio:
+                inside[i], outside[j] = b, a
+                self.hand, self.odds = hand, odds
+
+    def draw(self) -> int:
+        """The next sampled opponent hand, as a mask."""
+        self._walk(self.steps)
+        return self.hand
+
+
+def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameState:
+    """A full state consistent with ``obs``: the opponent holds ``opp_hand`` and the rest
+    of the live cards form the stock in a random order."""
+    opp = 1 - obs.player
+    live = obs.unknown_mask & ~opp_hand
+    stock = list(mask_indices(live))
     rng.shuffle(stock)
     hands = [0, 0]
     hands[obs.player] = obs.hand_mask
@@ -302,10 +361,10 @@ class SearchBot(Bot):
             self.reason = "the only legal action"
             return legal[0]
         weights = hidden_card_weights(Knowledge.from_observation(obs))
-        model = HandModel(obs)
         rng = self.rng
+        sampler = HandSampler(obs, weights, HandModel(obs), rng)
         return self._search(
-            obs, self.candidates(obs), lambda: determinize(obs, weights, rng, model)
+            obs, self.candidates(obs), lambda: determinize(obs, sampler.draw(), rng)
         )
 
     def _search(
