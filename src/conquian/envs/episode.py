@@ -11,6 +11,7 @@ True
 from __future__ import annotations
 
 from ..actions import Action
+from ..errors import GameOverError, IllegalActionError
 from ..observation import Observation, PublicEvent, observe, public_event
 from ..rules import Rules
 from ..state import GameState, Phase
@@ -69,6 +70,9 @@ class Episode:
         new._decision = None if self._decision is None else self._decision.copy()
         return new
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Episode:
+        return self.copy()
+
     @property
     def over(self) -> bool:
         return self.state.phase is Phase.OVER
@@ -106,8 +110,6 @@ class Episode:
         :raises IllegalActionError: for an id that is not legal now; nothing changes.
         """
         if self.over:
-            from ..errors import GameOverError
-
             raise GameOverError(f"The deal is over; action id {action_id!r} cannot be played.")
         action = self.decision.step(action_id)
         if action is not None:
@@ -121,8 +123,6 @@ class Episode:
     def play(self, action: Action) -> None:
         """Play a whole engine action (checked), e.g. one chosen by a bot."""
         if self._decision is not None and self._decision.mode >= 0:
-            from ..errors import IllegalActionError
-
             raise IllegalActionError(
                 "A take or lay is half chosen; finish it with action ids first."
             )

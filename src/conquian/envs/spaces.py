@@ -314,6 +314,9 @@ class TensorLayout:
         self.observation_size = sum(size for _, size in self.observation_pieces)
         self.info_size = offset
 
+    def __deepcopy__(self, memo: dict[int, object]) -> TensorLayout:
+        return self  # never changed after it is built
+
     def slices(self, info_state: bool = False) -> list[tuple[str, int, int]]:
         """``(name, start, stop)`` of every named slice.
 
