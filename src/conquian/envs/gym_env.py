@@ -41,7 +41,7 @@ from .spaces import TensorLayout
 ObsDict = dict[str, Any]
 
 
-class ConquianEnv(gymnasium.Env[ObsDict, int]):
+class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
     """One deal of Conquian against a bot.
 
     :param opponent: a bot name or level (``random``, ``greedy``, ``heuristic``, ``search``...).
@@ -51,7 +51,7 @@ class ConquianEnv(gymnasium.Env[ObsDict, int]):
     :param render_mode: ``"ansi"`` or ``"human"``.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium declares it)
 
     def __init__(
         self,
@@ -138,13 +138,10 @@ class ConquianEnv(gymnasium.Env[ObsDict, int]):
 
     def _observation(self) -> ObsDict:
         episode = self._episode()
-        if episode.over:
-            mask = np.zeros(self.layout.space.size, dtype=np.int8)
-        else:
-            mask = episode.mask()
+        mask = episode.mask()  # all zeros once the deal is over
         return {"observation": episode.observation_tensor(self.seat), "action_mask": mask}
 
-    def step(self, action: int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         """Play one action id for the agent, then the bot's moves until the agent is to act.
 
         :raises IllegalActionError: for a value that is not an id of the action space, or
@@ -167,7 +164,7 @@ class ConquianEnv(gymnasium.Env[ObsDict, int]):
             self.render()
         return self._observation(), reward, episode.over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The agent's view of the position as text."""
         episode = self._episode()
         text = str(episode.observation(self.seat))

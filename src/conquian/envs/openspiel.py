@@ -89,7 +89,9 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"python_conquian parameter 'rules': {exc}") from None
         self.dealer = int(merged["dealer"])
         if self.dealer not in (0, 1):
-            raise ValueError(f"python_conquian parameter 'dealer' must be 0 or 1, got {self.dealer}.")
+            raise ValueError(
+                f"python_conquian parameter 'dealer' must be 0 or 1, got {self.dealer}."
+            )
         self.layout = TensorLayout(self.rules)
         super().__init__(_GAME_TYPE, _game_info(self.layout), merged)
 
@@ -245,7 +247,9 @@ class ConquianObserver:
         chosen = ""
         if pending is not None:
             space = self.layout.space
-            chosen = " | choosing " + " ".join(space.describe(i) for i in (pending.mode, *pending.chosen))
+            chosen = " | choosing " + " ".join(
+                space.describe(i) for i in (pending.mode, *pending.chosen)
+            )
         if not self.perfect_recall:
             return f"{obs}{chosen}".replace("\n", " | ")
         events = " ".join(

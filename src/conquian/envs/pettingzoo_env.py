@@ -20,7 +20,7 @@ naming the legal ids, and changes nothing.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -38,19 +38,23 @@ AGENTS = ("player_0", "player_1")
 ObsDict = dict[str, Any]
 
 
-def env(**kwargs: Any) -> AECEnv[str, ObsDict, int]:
+def env(**kwargs: Any) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing wrapper (the usual entry point)."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(AECEnv[str, ObsDict, int]):  # noqa: N801 (PettingZoo's naming convention)
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped class
     """The unwrapped AEC environment.
 
     :param rules: a rules preset name, spec or :class:`~conquian.rules.Rules`.
     :param render_mode: ``"ansi"`` (render returns text) or ``"human"`` (prints it).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "conquian_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "conquian_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, rules: Rules | str = "standard", render_mode: str | None = None) -> None:
         super().__init__()
@@ -127,7 +131,7 @@ class raw_env(AECEnv[str, ObsDict, int]):  # noqa: N801 (PettingZoo's naming con
             mask = np.zeros(self.layout.space.size, dtype=np.int8)
         return {"observation": episode.observation_tensor(player), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:  # type: ignore[override]
+    def step(self, action: int | None) -> None:
         """Play one action id for the agent to act.
 
         :raises IllegalActionError: if the id is not legal now; nothing changes.

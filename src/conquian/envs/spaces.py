@@ -328,7 +328,13 @@ class TensorLayout:
 
 
 _SOURCE_INDEX = {Source.DISCARD: 0, Source.PASSED: 1, Source.TURNED: 2, Source.UPCARD: 3}
-_SOURCE_ROW = {Source.NONE: 0, Source.DISCARD: 1, Source.PASSED: 2, Source.TURNED: 3, Source.UPCARD: 4}
+_SOURCE_ROW = {
+    Source.NONE: 0,
+    Source.DISCARD: 1,
+    Source.PASSED: 2,
+    Source.TURNED: 3,
+    Source.UPCARD: 4,
+}
 _PHASE_INDEX = {phase: i for i, phase in enumerate(Phase)}
 _KIND_ROW = {
     ActionKind.TAKE: 0,
