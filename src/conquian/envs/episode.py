@@ -122,7 +122,10 @@ class Episode:
 
     def play(self, action: Action) -> None:
         """Play a whole engine action (checked), e.g. one chosen by a bot."""
-        if self._decision is not None and self._decision.mode >= 0:
+        decision = self._decision
+        if decision is not None and (
+            decision.chosen or (decision.mode >= 0 and self.state.phase is not Phase.FORCED)
+        ):
             raise IllegalActionError(
                 "A take or lay is half chosen; finish it with action ids first."
             )
