@@ -28,6 +28,7 @@ from .spaces import (
     info_state_bits,
     mask_array,
     observation_bits,
+    split_arrays,
 )
 
 __all__ = ["PASS", "Episode"]
@@ -157,6 +158,18 @@ class Episode:
             layout, self.observation(player), self.pending(player), self._caches[player]
         )
         return bits_to_array(bits, layout.observation_size)
+
+    def observation_and_mask(self, player: int) -> tuple[Mask, Mask]:
+        """``player``'s observation tensor (int8 0/1) and action mask (zeros unless he acts)."""
+        layout = self.layout
+        bits = observation_bits(
+            layout, self.observation(player), self.pending(player), self._caches[player]
+        )
+        if player == self.state.player and not self.over:
+            bits |= self.decision.mask_bits() << layout.observation_size
+        return split_arrays(
+            bits, layout.observation_size, layout.observation_size + self.space.size
+        )
 
     def info_state_tensor(self, player: int) -> Tensor:
         """The perfect-recall information-state tensor of ``player``."""

@@ -77,9 +77,7 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         size = self.layout.space.size
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    0.0, 1.0, (self.layout.observation_size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(0, 1, (self.layout.observation_size,), dtype=np.int8),
                 "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
             }
         )
@@ -137,9 +135,8 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         return self.episode
 
     def _observation(self) -> ObsDict:
-        episode = self._episode()
-        mask = episode.mask()  # all zeros once the deal is over
-        return {"observation": episode.observation_tensor(self.seat), "action_mask": mask}
+        observation, mask = self._episode().observation_and_mask(self.seat)
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         """Play one action id for the agent, then the bot's moves until the agent is to act.

@@ -35,6 +35,7 @@ from .spaces import TensorLayout
 AGENTS = ("player_0", "player_1")
 """Agent names; ``player_i`` is engine player ``i``."""
 
+_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 ObsDict = dict[str, Any]
 
 
@@ -68,9 +69,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         size = self.layout.space.size
         space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    0.0, 1.0, (self.layout.observation_size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(0, 1, (self.layout.observation_size,), dtype=np.int8),
                 "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
             }
         )
@@ -123,13 +122,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
 
     def observe(self, agent: str) -> ObsDict:
         """``agent``'s observation tensor and action mask (all zeros when it is not his turn)."""
-        episode = self._episode()
-        player = AGENTS.index(agent)
-        if player == episode.player and not episode.over:
-            mask = episode.mask()
-        else:
-            mask = np.zeros(self.layout.space.size, dtype=np.int8)
-        return {"observation": episode.observation_tensor(player), "action_mask": mask}
+        observation, mask = self._episode().observation_and_mask(_SEATS[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play one action id for the agent to act.

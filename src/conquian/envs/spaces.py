@@ -312,7 +312,25 @@ class TensorLayout:
             self.offsets[name] = offset
             offset += size
         self.observation_size = sum(size for _, size in self.observation_pieces)
+        self._table_bits: dict[tuple[Partition, bool], tuple[int, int]] = {}
         self.info_size = offset
+
+    def table_bits(self, table: Partition, own: bool) -> tuple[int, int]:
+        """A table's card mask, and its bits in the ``own_*`` or ``opp_*`` slices (memoized)."""
+        key = (table, own)
+        found = self._table_bits.get(key)
+        if found is None:
+            if len(self._table_bits) > 100_000:
+                self._table_bits.clear()
+            mask = partition_mask(table)
+            prefix = "own" if own else "opp"
+            bits = mask << self.offsets[f"{prefix}_table"]
+            base = self.offsets[f"{prefix}_melds"]
+            ids = self.space.melds.ids
+            for meld in table:
+                bits |= 1 << (base + ids[meld])
+            found = self._table_bits[key] = (mask, bits)
+        return found
 
     def __deepcopy__(self, memo: dict[int, object]) -> TensorLayout:
         return self  # never changed after it is built
@@ -365,6 +383,17 @@ def bits_to_array(bits: int, size: int) -> Tensor:
     return np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
 
 
+def split_arrays(bits: int, size: int, total: int) -> tuple[Mask, Mask]:
+    """Bits ``0..size`` and ``size..total`` of ``bits`` as two int8 0/1 vectors (one unpacking).
+
+    >>> [a.tolist() for a in split_arrays(0b1101, 2, 5)]
+    [[1, 0], [1, 1, 0]]
+    """
+    raw = np.frombuffer(bits.to_bytes((total + 7) // 8, "little"), dtype=np.uint8)
+    both = np.unpackbits(raw, count=total, bitorder="little").view(np.int8)
+    return both[:size], both[size:]
+
+
 def mask_array(bits: int, size: int) -> Mask:
     """The ``size`` lowest bits of ``bits`` as an int8 0/1 vector."""
     raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
@@ -382,22 +411,17 @@ def observation_bits(
     ``cache`` (one per player and deal) saves re-reading the whole history at every step.
     """
     off = layout.offsets
-    ids = layout.space.melds.ids
     me = obs.player
     opp = 1 - me
-    own_table, opp_table = obs.tables[me], obs.tables[opp]
-    own_mask, opp_mask = partition_mask(own_table), partition_mask(opp_table)
-    bits = obs.hand_mask | own_mask << off["own_table"] | opp_mask << off["opp_table"]
-    base = off["own_melds"]
-    for m in own_table:
-        bits |= 1 << (base + ids[m])
-    base = off["opp_melds"]
-    for m in opp_table:
-        bits |= 1 << (base + ids[m])
+    own_mask, own_bits = layout.table_bits(obs.tables[me], True)
+    opp_mask, opp_bits = layout.table_bits(obs.tables[opp], False)
+    seen = own_mask | opp_mask | obs.dead_mask
+    bits = obs.hand_mask | own_bits | opp_bits
     if obs.centre >= 0:
+        seen |= 1 << obs.centre
         bits |= 1 << (off["centre"] + obs.centre)
         bits |= 1 << (off["centre_source"] + _SOURCE_INDEX[obs.source])
-    bits |= obs.dead_mask << off["dead"] | obs.seen_mask << off["seen"]
+    bits |= obs.dead_mask << off["dead"] | seen << off["seen"]
     taken, declined, passed, discarded, forced = _opponent_history(obs, cache)
     bits |= (
         taken << off["opp_taken"]
