@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..cards import CARDS, NUM_CARDS, format_mask
+from ..cards import CARDS, NUM_CARDS, format_mask, mask_indices
 from ..errors import ConquianError
 from ..melds import format_partition
+from ..observation import Observation
 from ..rules import find_rules
 from ..state import GameState
 from .episode import Episode
@@ -194,6 +195,50 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
         if self.episode is None:
             return f"dealing: {format_mask(sum(1 << c for c in self.deck)) or '-'}"
         return self.episode.state.summary()
+
+
+def state_from_observation(
+    game: ConquianGame, obs: Observation, rng: random.Random
+) -> ConquianState:
+    """A state that ``obs.player`` cannot tell from the real one: the cards hidden from him
+    (the opponent's hand and the stock order) are dealt at random.
+
+    This lets an OpenSpiel search bot act on an :class:`~conquian.observation.Observation`,
+    e.g. behind the bot protocol.  The game's rules must be the observation's.
+
+    :raises ValueError: if the rules differ or it is not the observer's turn.
+    """
+    if game.rules != obs.rules:
+        raise ValueError("The game's rules are not the observation's.")
+    if not obs.my_turn:
+        raise ValueError("A state is rebuilt only when the observer is to act.")
+    me, opp = obs.player, 1 - obs.player
+    unknown = mask_indices(obs.unknown_mask)
+    rng.shuffle(unknown)
+    count = obs.hand_counts[opp]
+    hands = [0, 0]
+    hands[me] = obs.hand_mask
+    hands[opp] = sum(1 << card for card in unknown[:count])
+    engine = GameState(
+        obs.rules,
+        dealer=obs.dealer,
+        phase=obs.phase,
+        player=obs.to_act,
+        hands=(hands[0], hands[1]),
+        tables=obs.tables,
+        centre=obs.centre,
+        source=obs.source,
+        dead=obs.dead_mask,
+        stock=tuple(unknown[count:]),
+        stake=obs.stake,
+    )
+    episode = Episode(engine, game.layout)
+    episode.history = list(obs.history)
+    episode._history = None
+    state = ConquianState(game)
+    state.deck = list(range(NUM_CARDS))  # the deal is over; the order no longer matters
+    state.episode = episode
+    return state
 
 
 class ConquianObserver:
