@@ -48,9 +48,7 @@ class ISMCTSConquianBot(IdPolicyBot):
     def _searcher(self, game: pyspiel.Game) -> ismcts.ISMCTSBot:
         rng = np.random.RandomState(self.rng.randrange(2**31))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=rng)
-        return ismcts.ISMCTSBot(
-            game, evaluator, self.uct_c, self.simulations, random_state=rng
-        )
+        return ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=rng)
 
     def choose(
         self, obs: Observation, pending: Pending | None, legal_ids: list[int], layout: TensorLayout

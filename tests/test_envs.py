@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conquian.actions import Action
+from conquian.arena import run_match
 from conquian.cards import parse_cards_mask
 from conquian.envs.episode import Episode
 from conquian.envs.spaces import (
@@ -390,3 +394,67 @@ def test_observation_strings_name_the_cards() -> None:
     text = state.information_state_string(player)
     hand = text.split("| hand ")[1].split(" |")[0]
     assert parse_cards_mask(hand) == state.episode.state.hands[player]
+
+
+def test_a_state_rebuilt_from_an_observation_has_the_same_information_state() -> None:
+    from conquian.envs.openspiel import state_from_observation
+
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(3):
+        state = _dealt_state(seed)
+        game = state.get_game()
+        while not state.is_terminal():
+            player = state.current_player()
+            if state.episode.pending(player) is None:
+                obs = state.episode.observation(player)
+                rebuilt = state_from_observation(game, obs, rng)
+                assert rebuilt.information_state_string(player) == state.information_state_string(
+                    player
+                )
+                assert rebuilt.information_state_tensor(player) == state.information_state_tensor(
+                    player
+                )
+                assert rebuilt.legal_actions() == state.legal_actions()
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 50
+
+
+# ------------------------------------------------------------------- examples
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_the_learning_example_trains_and_plays_through_the_match_runner(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.npz"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLES / "learn_numpy.py"),
+            "train",
+            "--episodes",
+            "30",
+            "--report",
+            "10",
+            "--out",
+            str(policy),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "30 deals" in done.stderr and policy.exists()
+    result = run_match(
+        f"cmd:{sys.executable} {EXAMPLES / 'learn_numpy.py'} play {policy}", "random", 2, seed=1
+    )
+    assert result.deals == 2 and not result.failures
+    assert result.bot_a.name.endswith("numpy-linear-policy")
+
+
+def test_the_ismcts_example_plays_through_the_match_runner() -> None:
+    command = f"cmd:{sys.executable} {EXAMPLES / 'openspiel_ismcts.py'} --simulations 4"
+    result = run_match(command, "greedy", 1, seed=3, time_limit_ms=60_000)
+    assert result.deals == 1 and not result.failures
+    assert result.bot_a.name.endswith("openspiel-ismcts")
