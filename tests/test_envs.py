@@ -62,7 +62,7 @@ def walk(decision: Decision, found: list[Action]) -> None:
 @pytest.mark.parametrize("rules", RULES)
 def test_masks_reach_exactly_the_legal_actions_once_each(rules: str) -> None:
     checked = takes = 0
-    for episode in random_positions(rules, deals=40, seed=11):
+    for episode in random_positions(rules, deals=150, seed=11):
         state = episode.state
         decision = Decision(
             episode.space, state.legal_actions(), state.tables[state.player], state.phase
