@@ -2,7 +2,7 @@
 
 The agent plays one seat; the opponent is a :mod:`conquian.bots` bot that acts on
 its own observation whenever it is its turn.  Observations and actions are those
-of the PettingZoo environment: a dict of ``observation`` (float32 0/1 tensor) and
+of the PettingZoo environment: a dict of ``observation`` (int8 0/1 tensor) and
 ``action_mask`` (int8), and one action id per step (see
 :mod:`conquian.envs.spaces`).  The reward is +1 for winning the deal, -1 for
 losing it and 0 for a draw, given at the end.

@@ -1,7 +1,7 @@
 """PettingZoo AEC environment ``conquian_v0``: two agents play one deal.
 
 Each agent's observation is a dict: ``observation`` (the current-observation
-tensor, float32 0/1, see :mod:`conquian.envs.spaces`) and ``action_mask``
+tensor, int8 0/1, see :mod:`conquian.envs.spaces`) and ``action_mask``
 (int8, one entry per action id).  The agent to act steps one action id at a
 time; a take is several ids (take, melds, finish).  Rewards come at the end:
 +1 to the winner, -1 to the loser, 0 to both for a drawn deal.
