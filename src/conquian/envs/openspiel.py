@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..actions import ActionKind
 from ..cards import CARDS, NUM_CARDS, format_mask, mask_indices
 from ..errors import ConquianError
 from ..melds import format_partition
@@ -247,13 +248,11 @@ class ConquianObserver:
     def __init__(self, layout: TensorLayout, perfect_recall: bool) -> None:
         self.layout = layout
         self.perfect_recall = perfect_recall
-        pieces = layout.info_pieces if perfect_recall else layout.observation_pieces
         size = layout.info_size if perfect_recall else layout.observation_size
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
         for name, start, stop in layout.slices(perfect_recall):
             self.dict[name] = self.tensor[start:stop]
-        del pieces
         if perfect_recall:
             self.dict["history"] = self.dict["history"].reshape(
                 layout.history_rows, layout.row_width
@@ -298,7 +297,8 @@ class ConquianObserver:
         if not self.perfect_recall:
             return f"{obs}{chosen}".replace("\n", " | ")
         events = " ".join(
-            f"p{e.player}:{e.action}" + ("" if e.action.kind == 5 else f":{CARDS[e.card]}")
+            f"p{e.player}:{e.action}"
+            + ("" if e.action.kind is ActionKind.DISCARD else f":{CARDS[e.card]}")
             for e in obs.history
         )
         tables = " ".join(format_partition(t) for t in obs.tables)
