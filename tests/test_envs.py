@@ -298,6 +298,8 @@ def test_gymnasium_deals_against_a_bot() -> None:
     assert np.array_equal(again["observation"], observation["observation"])
     with pytest.raises(IllegalActionError, match="outside the action space"):
         refusing.step(10_000)
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+        refusing.reset(options={"seat": 2})
 
 
 # ------------------------------------------------------------------ OpenSpiel
@@ -318,12 +320,12 @@ def test_openspiel_random_simulation_test() -> None:
     assert game.num_distinct_actions() == 229
 
 
-def _dealt_state(seed: int) -> object:
+def _dealt_state(seed: int, rules: str = "standard") -> object:
     import pyspiel
 
     import conquian.envs.openspiel  # noqa: F401
 
-    game = pyspiel.load_game("python_conquian")
+    game = pyspiel.load_game("python_conquian", {"rules": rules})
     state = game.new_initial_state()
     rng = random.Random(seed)
     while state.is_chance_node():
@@ -396,13 +398,14 @@ def test_observation_strings_name_the_cards() -> None:
     assert parse_cards_mask(hand) == state.episode.state.hands[player]
 
 
-def test_a_state_rebuilt_from_an_observation_has_the_same_information_state() -> None:
+@pytest.mark.parametrize("rules", ["standard", "wikipedia", "bicycle"])
+def test_a_state_rebuilt_from_an_observation_has_the_same_information_state(rules: str) -> None:
     from conquian.envs.openspiel import state_from_observation
 
     rng = random.Random(4)
     checked = 0
     for seed in range(3):
-        state = _dealt_state(seed)
+        state = _dealt_state(seed, rules)
         game = state.get_game()
         while not state.is_terminal():
             player = state.current_player()

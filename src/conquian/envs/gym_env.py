@@ -105,6 +105,8 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         seat = options.get("seat", self.fixed_seat)
         if seat is None:
             seat = int(rng.integers(2))
+        if seat not in (0, 1):
+            raise ValueError(f"The seat must be 0 or 1, got {seat!r}.")
         self.seat = seat
         self.bot = make_bot(self.opponent_name, rng=random.Random(int(rng.integers(2**63))))
         self.bot.new_deal(1 - seat, self.rules)
