@@ -490,6 +490,8 @@ def required_optional(draw: st.DrawFn) -> tuple[int, int]:
     for card in draw(st.lists(st.sampled_from(pool), max_size=2)):
         required ^= 1 << card  # sometimes a stray card, sometimes a hole
     rest = [i for i in pool if not required >> i & 1]
+    if not rest:  # the required cards took the whole pool
+        return required, 0
     optional = sum(1 << i for i in draw(st.lists(st.sampled_from(rest), unique=True, max_size=6)))
     return required, optional
 

@@ -92,7 +92,7 @@ def test_version() -> None:
         ("legal", ["position", "--json"]),
         ("replay", ["file", "--json", "--positions", "--redact"]),
         ("selfplay", ["--games", "--seed", "--rules", "--out", "--json"]),
-        ("bench", ["--seconds", "--rules", "--no-anchors", "--json"]),
+        ("bench", ["--seconds", "--rules", "--no-anchors", "--json", "--env"]),
     ],
 )
 def test_subcommand_help(sub: str, options: list[str]) -> None:
@@ -402,3 +402,13 @@ def test_bench_json() -> None:
     assert data["decisions_per_s"] > data["games_per_s"]
     assert data["rules"] == "standard"
     assert not any(key.startswith(("openspiel", "rlcard")) for key in data)
+
+
+def test_bench_env_json() -> None:
+    result = run_cli("bench", "--env", "--seconds", "0.3", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    for key in ("env_steps_per_s", "raw_decisions_per_s", "env_decisions_per_s", "ratio"):
+        assert isinstance(data[key], int | float) and data[key] > 0, key
+    assert data["env_steps_per_s"] > data["env_decisions_per_s"]
+    assert data["ratio"] == pytest.approx(data["raw_decisions_per_s"] / data["env_decisions_per_s"])

@@ -156,6 +156,9 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
 def cmd_bench(args: argparse.Namespace) -> None:
     from . import bench
 
+    if args.env:
+        _bench_env(args)
+        return
     result = bench.run(args.seconds, args.rules, anchors_too=not args.no_anchors)
     if args.json:
         _print_json(result)
@@ -179,6 +182,31 @@ def cmd_bench(args: argparse.Namespace) -> None:
             print(f"  {name:<18}  not installed (pip install 'conquian[bench]')")
     print(f"  state copy          {result['copy_us']:9.2f} us")
     print(f"  re-deal hidden      {result['redeal_us']:9.2f} us")
+
+
+def _bench_env(args: argparse.Namespace) -> None:
+    from . import bench
+
+    try:
+        result = bench.env_run(args.seconds, args.rules)
+    except ImportError as exc:
+        raise SystemExit(
+            f"conquian bench --env needs the research extra: pip install 'conquian[rl]' ({exc})."
+        ) from None
+    if args.json:
+        _print_json(result)
+        return
+    print(f"Random legal play, {result['rules']} rules, {args.seconds:g} s per run, one core")
+    print(f"  raw engine           {result['raw_decisions_per_s']:9.0f} decisions/s")
+    print(
+        f"  PettingZoo env       {result['env_steps_per_s']:9.0f} steps/s "
+        f"{result['env_decisions_per_s']:9.0f} decisions/s   overhead {result['ratio']:.2f}x"
+    )
+    print(
+        f"  same, mask only      {result['env_mask_only_steps_per_s']:9.0f} steps/s "
+        f"{result['env_mask_only_decisions_per_s']:9.0f} decisions/s   "
+        f"overhead {result['ratio_mask_only']:.2f}x"
+    )
 
 
 def _format_ms(value: float | None) -> str:
@@ -426,6 +454,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", default="standard", help="rules preset or spec")
     p.add_argument("--no-anchors", action="store_true", help="skip OpenSpiel and RLCard")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--env",
+        action="store_true",
+        help="measure the PettingZoo adapter against the raw engine (extra 'rl')",
+    )
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser(

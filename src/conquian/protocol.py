@@ -396,14 +396,15 @@ def _serve_budget(base: Budget, time_limit_ms: Any) -> Budget:
 
 
 def serve(
-    name: str,
+    name: str | Bot,
     *,
     budget_ms: int | None = None,
     seed: int | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
-    """Play the bot ``name`` over the protocol until ``quit`` or end of input; the exit status.
+    """Play the bot ``name`` (or a :class:`Bot` object) over the protocol until ``quit`` or
+    end of input; the exit status.
 
     The bot sees only what each ``act`` message holds.  Its budget is capped to 60% of
     the engine's per-move time limit.
@@ -413,12 +414,17 @@ def serve(
     src = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     budget = None if budget_ms is None else Budget(seconds=budget_ms / 1000)
-    try:
-        bot = make_bot(name, rng=random.Random(seed), budget=budget)
-    except (ImportError, AttributeError) as exc:
-        raise ConquianError(f"The bot {name!r} is not available: {exc}.") from None
+    if isinstance(name, Bot):
+        bot = name
+        if budget is not None:
+            bot.budget = budget
+    else:
+        try:
+            bot = make_bot(name, rng=random.Random(seed), budget=budget)
+        except (ImportError, AttributeError) as exc:
+            raise ConquianError(f"The bot {name!r} is not available: {exc}.") from None
     if bot.sees_everything:
-        raise ConquianError(f"{name!r} sees every card, so it cannot play over the protocol.")
+        raise ConquianError(f"{bot.name!r} sees every card, so it cannot play over the protocol.")
     base = bot.budget
     time_limit: Any = None
 

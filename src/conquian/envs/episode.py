@@ -1,0 +1,185 @@
+"""One deal driven by action ids: the engine behind every adapter.
+
+>>> from conquian.rules import Rules
+>>> episode = Episode.deal(Rules(), seed=4, dealer=0)
+>>> episode.player, [episode.space.describe(i) for i in episode.legal_ids()]
+(1, ['pass'])
+>>> episode.step(PASS) is not None
+True
+"""
+
+from __future__ import annotations
+
+from ..actions import Action
+from ..errors import GameOverError, IllegalActionError
+from ..observation import Observation, PublicEvent, observe, public_event
+from ..rules import Rules
+from ..state import GameState, Phase
+from .spaces import (
+    PASS,
+    ActionSpace,
+    Decision,
+    HistoryCache,
+    Mask,
+    Pending,
+    Tensor,
+    TensorLayout,
+    bits_to_array,
+    info_state_bits,
+    mask_array,
+    observation_bits,
+    split_arrays,
+)
+
+__all__ = ["PASS", "Episode"]
+
+
+class Episode:
+    """A deal, its public history and the acting player's unfinished decision."""
+
+    def __init__(self, state: GameState, layout: TensorLayout | None = None) -> None:
+        self.state = state
+        self.layout = layout if layout is not None else TensorLayout(state.rules)
+        self.space: ActionSpace = self.layout.space
+        self.history: list[PublicEvent] = []
+        self._history: tuple[PublicEvent, ...] | None = ()
+        self._decision: Decision | None = None
+        self._caches = (HistoryCache(), HistoryCache())
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        *,
+        seed: int | None = None,
+        deck: list[int] | None = None,
+        dealer: int = 0,
+        layout: TensorLayout | None = None,
+    ) -> Episode:
+        """A new deal from a seed or an explicit deck (top card first)."""
+        return cls(GameState.deal(rules, seed=seed, deck=deck, dealer=dealer), layout)
+
+    def copy(self) -> Episode:
+        """An independent copy (the unfinished decision included)."""
+        new = Episode.__new__(Episode)
+        new.state = self.state.copy()
+        new.layout = self.layout
+        new.space = self.space
+        new.history = list(self.history)
+        new._history = self._history
+        new._caches = (HistoryCache(), HistoryCache())
+        new._decision = None if self._decision is None else self._decision.copy()
+        return new
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Episode:
+        return self.copy()
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    @property
+    def player(self) -> int:
+        """The player to act."""
+        return self.state.player
+
+    @property
+    def decision(self) -> Decision:
+        """The acting player's current decision (built on first use)."""
+        decision = self._decision
+        if decision is None:
+            state = self.state
+            decision = self._decision = Decision(
+                self.space, state.legal_actions(), state.tables[state.player], state.phase
+            )
+        return decision
+
+    def legal_ids(self) -> list[int]:
+        """The ids the acting player may play now (empty once the deal is over)."""
+        if self.over:
+            return []
+        return self.decision.legal_ids()
+
+    def mask(self) -> Mask:
+        """The legal ids as an int8 0/1 vector of the action space's size."""
+        bits = 0 if self.over else self.decision.mask_bits()
+        return mask_array(bits, self.space.size)
+
+    def step(self, action_id: object) -> Action | None:
+        """Play one id; returns the engine action when it completes one.
+
+        :raises IllegalActionError: for an id that is not legal now; nothing changes.
+        """
+        if self.over:
+            raise GameOverError(f"The deal is over; action id {action_id!r} cannot be played.")
+        action = self.decision.step(action_id)
+        if action is not None:
+            state = self.state
+            self.history.append(public_event(state, action))
+            self._history = None
+            state.apply_unchecked(action)
+            self._decision = None
+        return action
+
+    def play(self, action: Action) -> None:
+        """Play a whole engine action (checked), e.g. one chosen by a bot."""
+        decision = self._decision
+        if decision is not None and (
+            decision.chosen or (decision.mode >= 0 and self.state.phase is not Phase.FORCED)
+        ):
+            raise IllegalActionError(
+                "A take or lay is half chosen; finish it with action ids first."
+            )
+        state = self.state
+        event = public_event(state, action)
+        state.apply(action)
+        self.history.append(event)
+        self._history = None
+        self._decision = None
+
+    def observation(self, player: int) -> Observation:
+        """``player``'s observation, with the public history."""
+        history = self._history
+        if history is None:
+            history = self._history = tuple(self.history)
+        return observe(self.state, player, history)
+
+    def pending(self, player: int) -> Pending | None:
+        """The melds ``player`` has chosen so far in an unfinished take (only he sees them)."""
+        decision = self._decision
+        if decision is None or decision.mode < 0 or player != self.state.player or self.over:
+            return None
+        return Pending(decision.mode, decision.chosen)
+
+    def observation_tensor(self, player: int) -> Tensor:
+        """The current-observation tensor of ``player``."""
+        layout = self.layout
+        bits = observation_bits(
+            layout, self.observation(player), self.pending(player), self._caches[player]
+        )
+        return bits_to_array(bits, layout.observation_size)
+
+    def observation_and_mask(self, player: int) -> tuple[Mask, Mask]:
+        """``player``'s observation tensor (int8 0/1) and action mask (zeros unless he acts)."""
+        layout = self.layout
+        bits = observation_bits(
+            layout, self.observation(player), self.pending(player), self._caches[player]
+        )
+        if player == self.state.player and not self.over:
+            bits |= self.decision.mask_bits() << layout.observation_size
+        return split_arrays(
+            bits, layout.observation_size, layout.observation_size + self.space.size
+        )
+
+    def info_state_tensor(self, player: int) -> Tensor:
+        """The perfect-recall information-state tensor of ``player``."""
+        layout = self.layout
+        bits = info_state_bits(layout, self.observation(player), self.pending(player))
+        return bits_to_array(bits, layout.info_size)
+
+    def returns(self) -> tuple[float, float]:
+        """+1 to the winner and -1 to the loser of a finished deal; 0 otherwise."""
+        winner = self.state.winner if self.over else -1
+        if winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)

@@ -1,0 +1,574 @@
+"""The fixed action space and the observation tensors shared by every adapter.
+
+Action ids
+----------
+
+An engine decision is turned into one or more small steps, each with a fixed
+set of integer ids, so that every step's mask stays short.  With ``M`` melds in
+the rules' meld table (182 under the standard rules, ids in the table's order):
+
+===================  ===========================================================
+id                   meaning
+===================  ===========================================================
+``0 .. 39``          discard the card with this index (``suit * 10 + rank - 1``)
+``40`` TAKE          take the centre card: start choosing the new melds
+``41`` DECLINE       refuse the offered card
+``42`` PASS          refuse the card turned from the stock
+``43`` FORCE         force the opponent to take the card he refused
+``44`` NO_FORCE      let the refused card go
+``45`` LAY           (variant ``meld_without_take``) start laying cards, then pass
+``46`` FINISH        the melds chosen so far complete the take (or the lay)
+``47 .. 47+M-1``     choose meld ``id - 47`` of the meld table
+===================  ===========================================================
+
+A take is ``TAKE``, then the melds of the new table that are not already on
+the player's table, in increasing id order, then ``FINISH``; the table's other
+melds stay as they are.  A forced player skips ``TAKE`` (taking is his only
+choice).  Every legal engine action has exactly one id sequence, and at every
+step the mask shows exactly the ids that lead on to at least one legal action.
+
+>>> from conquian.state import GameState
+>>> from conquian.rules import Rules
+>>> space = ActionSpace(Rules())
+>>> space.size, space.meld_id(0)
+(229, 47)
+>>> state = GameState.deal(Rules(), deck=list(range(40)), dealer=0)
+>>> [space.describe(i) for i in Decision(space, state.legal_actions(), state.tables[1], state.phase).legal_ids()]
+['take', 'pass']
+>>> space.ids_of(state.legal_actions()[0], state.tables[1], state.phase)
+(40, 179, 46)
+
+Observation tensors
+-------------------
+
+:func:`encode_observation` and :func:`encode_info_state` turn a player's
+:class:`~conquian.observation.Observation` (and nothing else) into a flat 0/1
+vector whose named slices are listed by :meth:`TensorLayout.slices`; see
+``docs/research.md`` for the table.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import Action, ActionKind
+from ..cards import NUM_CARDS, format_mask
+from ..errors import IllegalActionError
+from ..melds import Partition, meld_table, partition_mask
+from ..observation import Observation, PublicEvent
+from ..rules import Rules
+from ..state import Phase, Source
+
+DISCARD_BASE = 0
+TAKE = 40
+DECLINE = 41
+PASS = 42
+FORCE = 43
+NO_FORCE = 44
+LAY = 45
+FINISH = 46
+MELD_BASE = 47
+
+_SIMPLE_IDS = {
+    ActionKind.DECLINE: DECLINE,
+    ActionKind.PASS: PASS,
+    ActionKind.FORCE: FORCE,
+    ActionKind.NO_FORCE: NO_FORCE,
+}
+_NAMES = {
+    TAKE: "take",
+    DECLINE: "decline",
+    PASS: "pass",
+    FORCE: "force",
+    NO_FORCE: "noforce",
+    LAY: "lay",
+    FINISH: "finish",
+}
+
+Mask = npt.NDArray[np.int8]
+Tensor = npt.NDArray[np.float32]
+
+
+class ActionSpace:
+    """The action ids of one set of rules (the meld table fixes the size)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.melds = meld_table(rules.max_seq_len)
+        self.num_melds = len(self.melds.melds)
+        self.size = MELD_BASE + self.num_melds
+        """How many ids there are; constant for the rules."""
+        self._meld_ids = self.melds.ids
+
+    def meld_id(self, index: int) -> int:
+        """The action id that chooses meld ``index`` of the meld table."""
+        return MELD_BASE + index
+
+    def describe(self, action_id: int) -> str:
+        """A short text for an id (``discard Kh``, ``take``, ``meld 5c6c7c``).
+
+        >>> ActionSpace(Rules()).describe(FINISH)
+        'finish'
+        """
+        self.check(action_id)
+        if action_id < TAKE:
+            return f"discard {format_mask(1 << action_id)}"
+        if action_id < MELD_BASE:
+            return _NAMES[action_id]
+        return f"meld {format_mask(self.melds.melds[action_id - MELD_BASE], '')}"
+
+    def check(self, action_id: object) -> int:
+        """The id as an int, or an error naming what is wrong with it.
+
+        :raises IllegalActionError: if ``action_id`` is not an id of this space.
+        """
+        if isinstance(action_id, np.integer):
+            action_id = int(action_id)
+        if not isinstance(action_id, int) or isinstance(action_id, bool):
+            raise IllegalActionError(f"An action id must be an integer, got {action_id!r}.")
+        if not 0 <= action_id < self.size:
+            raise IllegalActionError(
+                f"Action id {action_id} is outside the action space 0..{self.size - 1}."
+            )
+        return action_id
+
+    def new_meld_ids(self, melds: Partition, old_table: Partition) -> tuple[int, ...]:
+        """The ids choosing the melds of ``melds`` that are not on ``old_table``, in order."""
+        old = set(old_table)
+        ids = self._meld_ids
+        return tuple(sorted([MELD_BASE + ids[m] for m in melds if m not in old]))
+
+    def ids_of(self, action: Action, own_table: Partition, phase: Phase) -> tuple[int, ...]:
+        """The id sequence that plays the engine ``action`` (``own_table``: the actor's table)."""
+        kind = action.kind
+        if kind is ActionKind.DISCARD:
+            return (DISCARD_BASE + action.card,)
+        if kind is ActionKind.TAKE:
+            start = () if phase is Phase.FORCED else (TAKE,)
+            return (*start, *self.new_meld_ids(action.melds, own_table), FINISH)
+        if kind is ActionKind.PASS and action.melds:
+            return (LAY, *self.new_meld_ids(action.melds, own_table), FINISH)
+        return (_SIMPLE_IDS[kind],)
+
+
+class Decision:
+    """One engine decision taken as a sequence of id steps.
+
+    Built from the legal actions and the actor's table only (both in his
+    observation).  :meth:`step` returns the engine action once it is complete.
+    """
+
+    __slots__ = ("_complete", "_next", "_simple", "_table", "_whole", "chosen", "mode", "space")
+
+    def __init__(
+        self, space: ActionSpace, legal: tuple[Action, ...], own_table: Partition, phase: Phase
+    ) -> None:
+        self.space = space
+        self._table = own_table
+        self._simple: dict[int, Action] = {}
+        takes: list[Action] = []
+        lays: list[Action] = []
+        for action in legal:
+            kind = action.kind
+            if kind is ActionKind.TAKE:
+                takes.append(action)
+            elif kind is ActionKind.DISCARD:
+                self._simple[action.card] = action
+            elif kind is ActionKind.PASS and action.melds:
+                lays.append(action)
+            else:
+                self._simple[_SIMPLE_IDS[kind]] = action
+        self._whole = {TAKE: takes, LAY: lays}
+        if takes:
+            self._simple[TAKE] = takes[0]
+        if lays:
+            self._simple[LAY] = lays[0]
+        self.mode = -1
+        """TAKE or LAY while melds are being chosen, else -1."""
+        self.chosen: tuple[int, ...] = ()
+        """The meld ids chosen so far."""
+        self._next: dict[tuple[int, ...], list[int]] = {}
+        self._complete: dict[tuple[int, ...], Action] = {}
+        if phase is Phase.FORCED:
+            self._start(TAKE)
+
+    def _start(self, mode: int) -> None:
+        self.mode = mode
+        new_meld_ids = self.space.new_meld_ids
+        table = self._table
+        follow: dict[tuple[int, ...], set[int]] = {}
+        complete: dict[tuple[int, ...], Action] = {}
+        for action in self._whole[mode]:
+            seq = new_meld_ids(action.melds, table)
+            complete[seq] = action
+            for i in range(len(seq)):
+                follow.setdefault(seq[:i], set()).add(seq[i])
+            follow.setdefault(seq, set()).add(FINISH)
+        self._next = {prefix: sorted(ids) for prefix, ids in follow.items()}
+        self._complete = complete
+
+    def copy(self) -> Decision:
+        """A copy that can go on independently (the legal lists are shared, never changed)."""
+        new = Decision.__new__(Decision)
+        new.space = self.space
+        new._table = self._table
+        new._simple = self._simple
+        new._whole = self._whole
+        new.mode = self.mode
+        new.chosen = self.chosen
+        new._next = self._next
+        new._complete = self._complete
+        return new
+
+    def legal_ids(self) -> list[int]:
+        """The ids allowed at this step, ascending."""
+        if self.mode < 0:
+            return sorted(self._simple)
+        return self._next[self.chosen]
+
+    def mask_bits(self) -> int:
+        """The legal ids as the bits of one int (bit ``i`` for id ``i``)."""
+        bits = 0
+        for i in self.legal_ids():
+            bits |= 1 << i
+        return bits
+
+    def step(self, action_id: object) -> Action | None:
+        """Play one id: the finished engine action, or None while melds are being chosen.
+
+        :raises IllegalActionError: naming the id and the legal ones; nothing changes.
+        """
+        action_id = self.space.check(action_id)
+        if action_id not in self.legal_ids():
+            legal = ", ".join(f"{i} ({self.space.describe(i)})" for i in self.legal_ids())
+            raise IllegalActionError(
+                f"Action id {action_id} ({self.space.describe(action_id)}) is not legal at "
+                f"this step; the legal ids are: {legal}."
+            )
+        if self.mode < 0:
+            if action_id in (TAKE, LAY):
+                self._start(action_id)
+                return None
+            return self._simple[action_id]
+        if action_id == FINISH:
+            return self._complete[self.chosen]
+        self.chosen = (*self.chosen, action_id)
+        return None
+
+
+# ----------------------------------------------------------------- tensors
+
+
+class TensorLayout:
+    """Named slices of the observation and information-state tensors for one rules set."""
+
+    def __init__(self, rules: Rules, history_rows: int | None = None) -> None:
+        space = ActionSpace(rules)
+        self.space = space
+        m = space.num_melds
+        self.max_stock = NUM_CARDS - 2 * rules.hand_size
+        hand_max = rules.hand_size + 1
+        self.observation_pieces: list[tuple[str, int]] = [
+            ("hand", NUM_CARDS),
+            ("own_table", NUM_CARDS),
+            ("own_melds", m),
+            ("opp_table", NUM_CARDS),
+            ("opp_melds", m),
+            ("centre", NUM_CARDS),
+            ("centre_source", 4),
+            ("dead", NUM_CARDS),
+            ("seen", NUM_CARDS),
+            ("opp_taken", NUM_CARDS),
+            ("opp_declined", NUM_CARDS),
+            ("opp_passed", NUM_CARDS),
+            ("opp_discarded", NUM_CARDS),
+            ("opp_forced", NUM_CARDS),
+            ("stock_count", self.max_stock + 1),
+            ("opp_hand_count", hand_max + 1),
+            ("phase", 6),
+            ("to_act", 1),
+            ("dealer", 1),
+            ("pending_mode", 2),
+            ("pending_melds", m),
+        ]
+        self.row_width = 1 + 7 + NUM_CARDS + 5 + m
+        # Takes: at most hand_size per player plus the winning one.  Discards: one per
+        # non-winning take.  Each stock card is refused at most twice and each discard
+        # once, and each refusal may be followed by one force decision.
+        takes = 2 * rules.hand_size + 1
+        refusals = 2 * (self.max_stock + 1) + 2 * rules.hand_size
+        self.history_rows = history_rows or takes + (takes - 1) + 2 * refusals
+        self.info_pieces: list[tuple[str, int]] = [
+            *self.observation_pieces,
+            ("dealt_hand", NUM_CARDS),
+            ("history", self.history_rows * self.row_width),
+        ]
+        self.offsets: dict[str, int] = {}
+        offset = 0
+        for name, size in self.info_pieces:
+            self.offsets[name] = offset
+            offset += size
+        self.observation_size = sum(size for _, size in self.observation_pieces)
+        self._table_bits: dict[tuple[Partition, bool], tuple[int, int]] = {}
+        self.info_size = offset
+
+    def table_bits(self, table: Partition, own: bool) -> tuple[int, int]:
+        """A table's card mask, and its bits in the ``own_*`` or ``opp_*`` slices (memoized)."""
+        key = (table, own)
+        found = self._table_bits.get(key)
+        if found is None:
+            if len(self._table_bits) > 100_000:
+                self._table_bits.clear()
+            mask = partition_mask(table)
+            prefix = "own" if own else "opp"
+            bits = mask << self.offsets[f"{prefix}_table"]
+            base = self.offsets[f"{prefix}_melds"]
+            ids = self.space.melds.ids
+            for meld in table:
+                bits |= 1 << (base + ids[meld])
+            found = self._table_bits[key] = (mask, bits)
+        return found
+
+    def __deepcopy__(self, memo: dict[int, object]) -> TensorLayout:
+        return self  # never changed after it is built
+
+    def slices(self, info_state: bool = False) -> list[tuple[str, int, int]]:
+        """``(name, start, stop)`` of every named slice.
+
+        >>> TensorLayout(Rules()).slices()[:2]
+        [('hand', 0, 40), ('own_table', 40, 80)]
+        """
+        pieces = self.info_pieces if info_state else self.observation_pieces
+        return [(name, self.offsets[name], self.offsets[name] + size) for name, size in pieces]
+
+
+_SOURCE_INDEX = {Source.DISCARD: 0, Source.PASSED: 1, Source.TURNED: 2, Source.UPCARD: 3}
+_SOURCE_ROW = {
+    Source.NONE: 0,
+    Source.DISCARD: 1,
+    Source.PASSED: 2,
+    Source.TURNED: 3,
+    Source.UPCARD: 4,
+}
+_PHASE_INDEX = {phase: i for i, phase in enumerate(Phase)}
+_KIND_ROW = {
+    ActionKind.TAKE: 0,
+    ActionKind.DECLINE: 1,
+    ActionKind.PASS: 2,
+    ActionKind.FORCE: 3,
+    ActionKind.NO_FORCE: 4,
+    ActionKind.DISCARD: 5,
+}
+
+
+class Pending(NamedTuple):
+    """Melds the acting player has chosen in an unfinished take or lay."""
+
+    mode: int
+    """TAKE or LAY."""
+    chosen: tuple[int, ...]
+    """Action ids of the chosen melds."""
+
+
+def bits_to_array(bits: int, size: int) -> Tensor:
+    """The ``size`` lowest bits of ``bits`` as a float32 0/1 vector (bit 0 first).
+
+    >>> bits_to_array(0b101, 4).tolist()
+    [1.0, 0.0, 1.0, 0.0]
+    """
+    raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
+
+
+def split_arrays(bits: int, size: int, total: int) -> tuple[Mask, Mask]:
+    """Bits ``0..size`` and ``size..total`` of ``bits`` as two int8 0/1 vectors (one unpacking).
+
+    >>> [a.tolist() for a in split_arrays(0b1101, 2, 5)]
+    [[1, 0], [1, 1, 0]]
+    """
+    raw = np.frombuffer(bits.to_bytes((total + 7) // 8, "little"), dtype=np.uint8)
+    both = np.unpackbits(raw, count=total, bitorder="little").view(np.int8)
+    return both[:size], both[size:]
+
+
+def mask_array(bits: int, size: int) -> Mask:
+    """The ``size`` lowest bits of ``bits`` as an int8 0/1 vector."""
+    raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=size, bitorder="little").view(np.int8)
+
+
+def observation_bits(
+    layout: TensorLayout,
+    obs: Observation,
+    pending: Pending | None,
+    cache: HistoryCache | None = None,
+) -> int:
+    """The observation tensor of ``obs`` as the bits of one int (see :func:`encode_observation`).
+
+    ``cache`` (one per player and deal) saves re-reading the whole history at every step.
+    """
+    off = layout.offsets
+    me = obs.player
+    opp = 1 - me
+    own_mask, own_bits = layout.table_bits(obs.tables[me], True)
+    opp_mask, opp_bits = layout.table_bits(obs.tables[opp], False)
+    seen = own_mask | opp_mask | obs.dead_mask
+    bits = obs.hand_mask | own_bits | opp_bits
+    if obs.centre >= 0:
+        seen |= 1 << obs.centre
+        bits |= 1 << (off["centre"] + obs.centre)
+        bits |= 1 << (off["centre_source"] + _SOURCE_INDEX[obs.source])
+    bits |= obs.dead_mask << off["dead"] | seen << off["seen"]
+    taken, declined, passed, discarded, forced = _opponent_history(obs, cache)
+    bits |= (
+        taken << off["opp_taken"]
+        | declined << off["opp_declined"]
+        | passed << off["opp_passed"]
+        | discarded << off["opp_discarded"]
+        | forced << off["opp_forced"]
+    )
+    bits |= 1 << (off["stock_count"] + min(obs.stock_count, layout.max_stock))
+    bits |= 1 << (off["opp_hand_count"] + obs.hand_counts[opp])
+    bits |= 1 << (off["phase"] + _PHASE_INDEX[obs.phase])
+    if obs.to_act == me and obs.phase is not Phase.OVER:
+        bits |= 1 << off["to_act"]
+    if obs.dealer == me:
+        bits |= 1 << off["dealer"]
+    if pending is not None:
+        bits |= 1 << (off["pending_mode"] + (0 if pending.mode == TAKE else 1))
+        base = off["pending_melds"] - MELD_BASE
+        for action_id in pending.chosen:
+            bits |= 1 << (base + action_id)
+    return bits
+
+
+class HistoryCache:
+    """What :func:`observation_bits` found in a history, to continue from at the next call.
+
+    Holds only results computed from earlier observations of the same player.
+    """
+
+    __slots__ = ("counts", "last", "length", "player")
+
+    def __init__(self) -> None:
+        self.player = -1
+        self.length = 0
+        self.last: PublicEvent | None = None
+        self.counts: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+
+
+def _opponent_history(
+    obs: Observation, cache: HistoryCache | None
+) -> tuple[int, int, int, int, int]:
+    """Cards the opponent took, declined, passed, discarded and was forced to take."""
+    history = obs.history
+    start = 0
+    taken = declined = passed = discarded = forced = 0
+    if (
+        cache is not None
+        and cache.player == obs.player
+        and 0 < cache.length <= len(history)
+        and history[cache.length - 1] is cache.last
+    ):
+        start = cache.length
+        taken, declined, passed, discarded, forced = cache.counts
+    opp = 1 - obs.player
+    for event in history[start:]:
+        kind = event.action.kind
+        if event.player == opp:
+            if kind is ActionKind.TAKE:
+                taken |= 1 << event.card
+            elif kind is ActionKind.DECLINE:
+                declined |= 1 << event.card
+            elif kind is ActionKind.PASS:
+                passed |= 1 << event.card
+            elif kind is ActionKind.DISCARD:
+                discarded |= 1 << event.card
+        elif kind is ActionKind.FORCE:
+            forced |= 1 << event.card
+    result = (taken, declined, passed, discarded, forced)
+    if cache is not None and history:
+        cache.player = obs.player
+        cache.length = len(history)
+        cache.last = history[-1]
+        cache.counts = result
+    return result
+
+
+def encode_observation(
+    layout: TensorLayout, obs: Observation, pending: Pending | None = None
+) -> Tensor:
+    """The current-observation tensor of ``obs`` (float32 0/1, ``layout.observation_size`` long).
+
+    >>> from conquian.game import Game
+    >>> game = Game(seed=1)
+    >>> layout = TensorLayout(game.rules)
+    >>> vector = encode_observation(layout, game.observation(0))
+    >>> vector.shape, int(vector[:40].sum())
+    ((1033,), 10)
+    """
+    return bits_to_array(observation_bits(layout, obs, pending), layout.observation_size)
+
+
+def dealt_hand(obs: Observation) -> int:
+    """The hand the player was dealt, worked out from his observation and its history."""
+    me = obs.player
+    taken = discarded = 0
+    for event in obs.history:
+        if event.player == me:
+            if event.action.kind is ActionKind.TAKE:
+                taken |= 1 << event.card
+            elif event.action.kind is ActionKind.DISCARD:
+                discarded |= 1 << event.card
+    return obs.hand_mask | (partition_mask(obs.tables[me]) & ~taken) | discarded
+
+
+def info_state_bits(layout: TensorLayout, obs: Observation, pending: Pending | None) -> int:
+    """The perfect-recall information state of ``obs`` as the bits of one int."""
+    bits = observation_bits(layout, obs, pending)
+    bits |= dealt_hand(obs) << layout.offsets["dealt_hand"]
+    if len(obs.history) > layout.history_rows:
+        raise ValueError(
+            f"The history has {len(obs.history)} events, more than the "
+            f"{layout.history_rows} rows of the information-state tensor."
+        )
+    space = layout.space
+    width = layout.row_width
+    base = layout.offsets["history"]
+    tables: list[Partition] = [(), ()]
+    for row, event in enumerate(obs.history):
+        bits |= _row_bits(space, event, tables, obs.player) << (base + row * width)
+    return bits
+
+
+def _row_bits(space: ActionSpace, event: PublicEvent, tables: list[Partition], me: int) -> int:
+    action = event.action
+    kind = action.kind
+    bits = 1 if event.player == me else 0
+    kind_index = 6 if kind is ActionKind.PASS and action.melds else _KIND_ROW[kind]
+    bits |= 1 << (1 + kind_index)
+    bits |= 1 << (8 + event.card)
+    bits |= 1 << (8 + NUM_CARDS + _SOURCE_ROW[event.source])
+    if action.melds:
+        for action_id in space.new_meld_ids(action.melds, tables[event.player]):
+            bits |= 1 << (8 + NUM_CARDS + 5 + action_id - MELD_BASE)
+        tables[event.player] = action.melds
+    return bits
+
+
+def encode_info_state(
+    layout: TensorLayout, obs: Observation, pending: Pending | None = None
+) -> Tensor:
+    """The perfect-recall information-state tensor: the observation, the dealt hand and
+    one row per public event (actor, kind, card, source, new melds of a take).
+
+    >>> from conquian.game import Game
+    >>> game = Game(seed=1)
+    >>> layout = TensorLayout(game.rules)
+    >>> encode_info_state(layout, game.observation(0)).shape == (layout.info_size,)
+    True
+    """
+    return bits_to_array(info_state_bits(layout, obs, pending), layout.info_size)
