@@ -214,7 +214,6 @@ async def rules_text(request: Request) -> Response:
 
 async def game_socket(websocket: WebSocket) -> None:
     """Play or watch one game; every problem is answered with an error message."""
-    await websocket.accept()
     hub = _hub(websocket)
     game_id = websocket.path_params["game_id"]
     live: LiveGame | None
@@ -224,6 +223,7 @@ async def game_socket(websocket: WebSocket) -> None:
     except UserError as exc:
         live = None
         missing = str(exc)
+    await websocket.accept()
     token = websocket.query_params.get("token")
     seat = None if live is None else live.seat_for(token)
     conn = Conn(seat)
