@@ -444,6 +444,7 @@ function renderGame(game) {
     </aside>
     ${summaryOverlay(game)}
   </section>`;
+  app.dataset.seq = String(s.seq);
   const logBox = document.getElementById("log");
   if (logBox) logBox.scrollTop = logBox.scrollHeight;
   wireGame(game);
@@ -454,10 +455,10 @@ function matchOverButtons(game) {
   const g = s.game;
   const rematch = g.rematch
     ? game.token
-      ? `<a class="button primary" id="go-rematch" href="#/g/${g.rematch}/${game.token}">Go to the rematch</a>`
+      ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">Go to the rematch</a>`
       : `<a class="button" href="#/watch/${g.rematch}">Watch the rematch</a>`
     : game.token
-      ? `<button id="btn-rematch" class="primary">Rematch</button>`
+      ? `<button class="primary btn-rematch">Rematch</button>`
       : "";
   const deals = Array.from({ length: s.match.deal }, (_, i) => i + 1);
   return `<div class="over-buttons">${rematch}
@@ -506,10 +507,12 @@ function wireGame(game) {
     game.chooser = null;
     renderGame(game);
   });
-  on("btn-rematch", () => {
-    game.askedRematch = true;
-    send(game, { type: "rematch" });
-  });
+  document.querySelectorAll(".btn-rematch").forEach((btn) =>
+    btn.addEventListener("click", () => {
+      game.askedRematch = true;
+      send(game, { type: "rematch" });
+    }),
+  );
   on("btn-next", () => closeSummary(game));
   on("copy-invite", async () => {
     const input = document.getElementById("invite");

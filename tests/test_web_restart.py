@@ -1,0 +1,102 @@
+"""A real server process killed with SIGKILL mid-game resumes every game exactly where it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed")
+
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from conquian.web.load import post, start_server  # noqa: E402
+
+
+def state(ws: ClientConnection, seq: int | None = None) -> dict[str, Any]:
+    """The next state message (with sequence number ``seq`` when given)."""
+    while True:
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state" and (seq is None or msg["seq"] == seq):
+            return msg
+
+
+def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    url = f"sqlite:///{db}"
+    proc, base = start_server(url)
+    ws_base = "ws" + base.removeprefix("http")
+    rng = random.Random(7)
+    try:
+        friend = post(f"{base}/api/games", {"mode": "friend", "name": "Ana"})
+        joined = post(f"{base}/api/games/{friend['id']}/join", {"name": "Ben"})
+        tokens = [friend["token"], joined["token"]]
+        bot = post(f"{base}/api/games", {"mode": "bot", "level": "easy", "name": "Cy"})
+        seq = 0
+        with (
+            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
+            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
+        ):
+            views = [state(ws0, 0), state(ws1, 0)]
+            for _ in range(9):
+                p = views[0]["obs"]["to_act"]
+                action = rng.choice(views[p]["obs"]["legal_actions"])
+                [ws0, ws1][p].send(json.dumps({"type": "act", "action": action, "id": seq}))
+                seq += 1
+                views = [state(ws0, seq), state(ws1, seq)]
+                assert views[p]["ack"] == seq - 1
+        with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
+            view = state(ws)
+            while not view["obs"]["legal_actions"]:
+                view = state(ws)
+            ws.send(json.dumps({"type": "act", "action": view["obs"]["legal_actions"][-1], "id": 1}))
+            while view.get("ack") != 1:
+                view = state(ws)
+            bot_before = view
+        # the last acknowledged action is in the database even though the server dies now
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        with sqlite3.connect(db) as conn:
+            stored = conn.execute(
+                "select count(*) from actions where game_id = ?", (friend["id"],)
+            ).fetchone()[0]
+        assert stored == seq
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+    proc, base = start_server(url)  # a fresh process on the same database
+    ws_base = "ws" + base.removeprefix("http")
+    try:
+        with (
+            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
+            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
+        ):
+            after = [state(ws0), state(ws1)]
+            for p in (0, 1):
+                assert after[p]["seq"] == seq
+                for key in ("obs", "log", "match", "takes", "situation"):
+                    assert after[p][key] == views[p][key], key
+            # and play goes on from there
+            p = after[0]["obs"]["to_act"]
+            [ws0, ws1][p].send(
+                json.dumps({"type": "act", "action": after[p]["obs"]["legal_actions"][0], "id": 99})
+            )
+            assert state([ws0, ws1][p], seq + 1)["ack"] == 99
+        with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
+            resumed = state(ws)
+            assert resumed["obs"]["hand"] == bot_before["obs"]["hand"]
+            assert resumed["obs"]["history"][: len(bot_before["obs"]["history"])] == (
+                bot_before["obs"]["history"]
+            )
+    finally:
+        proc.terminate()
+        proc.wait(10)
