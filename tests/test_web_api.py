@@ -16,16 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
-pytest.importorskip("starlette", reason="the web extra is not installed")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from conquian.cards import CARDS, mask_indices  # noqa: E402
-from conquian.records import GameRecord  # noqa: E402
-from conquian.state import GameState  # noqa: E402
-from conquian.web.app import MAX_MESSAGE, create_app  # noqa: E402
-from conquian.web.hub import Hub, LiveGame  # noqa: E402
+from conquian.cards import CARDS, mask_indices
+from conquian.records import GameRecord
+from conquian.state import GameState
+from conquian.web.app import MAX_MESSAGE, create_app
+from conquian.web.hub import Hub, LiveGame
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][shdc])(?![A-Za-z0-9])")
 
@@ -222,7 +219,9 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(db: Path) -> Non
             p = game.game.state.player
             with client.websocket_connect(f"/ws/{game_id}?token={tokens[p]}") as ws:
                 view = states_until(ws, seq, game, p)
-                ws.send_text(json.dumps({"type": "act", "action": rng.choice(view["obs"]["legal_actions"])}))
+                ws.send_text(
+                    json.dumps({"type": "act", "action": rng.choice(view["obs"]["legal_actions"])})
+                )
                 seq += 1
                 states_until(ws, seq, game, p)
         with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
@@ -259,7 +258,9 @@ def test_lobby_join_and_rematch(client: TestClient) -> None:
         while not views[0]["match"]["over"]:
             p = views[0]["obs"]["to_act"]
             ws = sockets[p]
-            ws.send_text(json.dumps({"type": "act", "action": rng.choice(views[p]["obs"]["legal_actions"])}))
+            ws.send_text(
+                json.dumps({"type": "act", "action": rng.choice(views[p]["obs"]["legal_actions"])})
+            )
             seq += 1
             views = [states_until(w, seq, game, q) for q, w in enumerate(sockets)]
         ws1.send_text(json.dumps({"type": "rematch"}))

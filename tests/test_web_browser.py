@@ -12,12 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-pytest.importorskip("uvicorn", reason="the web extra is not installed")
-
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-
-from conquian.web.load import start_server  # noqa: E402
+from conquian.web.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

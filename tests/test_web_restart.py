@@ -10,13 +10,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-import pytest
+from websockets.sync.client import ClientConnection, connect
 
-pytest.importorskip("uvicorn", reason="the web extra is not installed")
-
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
-
-from conquian.web.load import post, start_server  # noqa: E402
+from conquian.web.load import post, start_server
 
 
 def state(ws: ClientConnection, seq: int | None = None) -> dict[str, Any]:
@@ -56,7 +52,9 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
             view = state(ws)
             while not view["obs"]["legal_actions"]:
                 view = state(ws)
-            ws.send(json.dumps({"type": "act", "action": view["obs"]["legal_actions"][-1], "id": 1}))
+            ws.send(
+                json.dumps({"type": "act", "action": view["obs"]["legal_actions"][-1], "id": 1})
+            )
             while view.get("ack") != 1:
                 view = state(ws)
             bot_before = view
@@ -94,8 +92,9 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
         with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
             resumed = state(ws)
             assert resumed["obs"]["hand"] == bot_before["obs"]["hand"]
-            assert resumed["obs"]["history"][: len(bot_before["obs"]["history"])] == (
-                bot_before["obs"]["history"]
+            assert (
+                resumed["obs"]["history"][: len(bot_before["obs"]["history"])]
+                == (bot_before["obs"]["history"])
             )
     finally:
         proc.terminate()

@@ -147,9 +147,7 @@ async def lobby(request: Request) -> Response:
 async def list_records(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     found = await _hub(request).records(game_id)
-    return JSONResponse(
-        {"deals": [{"deal": deal, "result": result} for deal, result, _ in found]}
-    )
+    return JSONResponse({"deals": [{"deal": deal, "result": result} for deal, result, _ in found]})
 
 
 async def _record(request: Request) -> tuple[int, str]:

@@ -477,9 +477,7 @@ class Hub:
         """
         live = await self.get(game_id)
         if not live.match.is_over:
-            raise UserError(
-                "The records of a game can be downloaded once the match is over.", 403
-            )
+            raise UserError("The records of a game can be downloaded once the match is over.", 403)
         return await self._db(self.store.records, game_id)
 
     # ------------------------------------------------------ connections
@@ -511,7 +509,7 @@ class Hub:
         :raises UserError: for anything wrong with it; nothing changes.
         """
         if not isinstance(data, dict):
-            raise UserError("A message must be a JSON object such as {\"type\": \"act\", ...}.")
+            raise UserError('A message must be a JSON object such as {"type": "act", ...}.')
         kind = data.get("type")
         if kind == "act":
             await self.act(live, conn, data.get("action"), data.get("id"))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -300,7 +301,7 @@ class Store:
         return [(r.deal, r.result, r.record) for r in rows]
 
 
-def _game_row(row: Any, seat_rows: list[Any]) -> GameRow:
+def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
     seat_list = [
         SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None) for s in seat_rows
     ]
