@@ -97,14 +97,21 @@ class Stats:
 
 
 async def play_seat(
-    ws_base: str, game_id: str, token: str, bot_name: str, seed: int, stats: Stats
+    ws_base: str, game_id: str, token: str, bot_name: str, seed: int, stats: Stats, think: float
 ) -> bool:
-    """Play one seat to the end of the match; True when the match ended."""
+    """Play one seat to the end of the match; True when the match ended.
+
+    Before each action the seat waits ``think`` seconds on average (uniform in
+    0.5-1.5 times it), as a person would; 0 sends each action at once.
+    """
+    rng = random.Random(seed)
     bot = make_bot(bot_name, rng=random.Random(seed))
     dealt = -1
     sent_at: dict[int, float] = {}
     next_id = 0
-    async with websockets.connect(f"{ws_base}/ws/{game_id}?token={token}", max_size=2**22) as ws:
+    async with websockets.connect(
+        f"{ws_base}/ws/{game_id}?token={token}", max_size=2**22, compression=None
+    ) as ws:
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "error":
@@ -127,13 +134,17 @@ async def play_seat(
                 bot.new_deal(obs.player, obs.rules)
                 dealt = deal
             action = bot.act(obs)
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             next_id += 1
             sent_at[next_id] = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "action": str(action), "id": next_id}))
     return False
 
 
-async def run_load(base: str, games: int, bot_name: str, seed: int, stats: Stats) -> float:
+async def run_load(
+    base: str, games: int, bot_name: str, seed: int, stats: Stats, think: float = 0.0
+) -> float:
     """Create ``games`` friend games and play them all at once; returns the playing time."""
     loop = asyncio.get_running_loop()
     seats: list[tuple[str, str]] = []
@@ -149,7 +160,7 @@ async def run_load(base: str, games: int, bot_name: str, seed: int, stats: Stats
     start = time.perf_counter()
     results = await asyncio.gather(
         *(
-            play_seat(ws_base, game_id, token, bot_name, seed + i, stats)
+            play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think)
             for i, (game_id, token) in enumerate(seats)
         ),
         return_exceptions=True,
@@ -196,12 +207,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
     parser.add_argument("--bot", default="greedy", help="the bot of every seat (default greedy)")
     parser.add_argument("--seed", type=int, default=1, help="bots' seed (default 1)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000.0,
+        help="mean pause of a seat before each action, like a person's (default 1000; 0: none)",
+    )
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after S seconds")
     parser.add_argument("--url", help="use this running server instead of starting one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if args.games < 1 or args.think_ms < 0 or args.timeout <= 0:
+        parser.error("--games must be at least 1, --think-ms and --timeout not negative")
     stats = Stats()
     proc = None
     tmp = tempfile.TemporaryDirectory(prefix="conquian-load-")
@@ -213,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
 
         async def bounded() -> float:
             return await asyncio.wait_for(
-                run_load(base, args.games, args.bot, args.seed, stats), args.timeout
+                run_load(base, args.games, args.bot, args.seed, stats, args.think_ms / 1000),
+                args.timeout,
             )
 
         try:
@@ -228,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp.cleanup()
     result = report(stats, args.games, elapsed)
     result["cpus"] = os.cpu_count()
+    result["think_ms"] = args.think_ms
     if args.json:
         print(json.dumps(result))
     else:
@@ -235,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{result['games_finished']}/{args.games} games finished, {result['errors']} errors, "
             f"{result['actions']} actions in {result['seconds']} s "
+            f"(think time {args.think_ms:g} ms) "
             f"({result['actions_per_s']} actions/s, {result['games_per_s']} games/s)"
         )
         print(

@@ -27,5 +27,6 @@ def serve(args: argparse.Namespace) -> int:
         log_level="warning",
         ws_max_size=max(MAX_MESSAGE * 16, 65536),
         ws_ping_interval=20,
+        ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
     )
     return 0
