@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from conquian.web.load import post, start_server
@@ -99,3 +100,19 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:
+    """A tiny run of the load script: a real server, three games, every action acknowledged."""
+    from conquian.web.load import main
+
+    assert main(["--games", "3", "--think-ms", "0", "--timeout", "120", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games_finished"] == 3 and result["errors"] == 0
+    assert result["actions"] >= 3 * 10
+    assert (
+        0
+        < result["latency_ms"]["p50"]
+        <= result["latency_ms"]["p99"]
+        <= result["latency_ms"]["max"]
+    )

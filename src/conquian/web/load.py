@@ -91,9 +91,12 @@ class Stats:
     """What the load run measured."""
 
     latencies: list[float] = field(default_factory=list)
+    acked_at: list[float] = field(default_factory=list)
+    finished_at: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_done: int = 0
     actions: int = 0
+    start: float = 0.0
 
 
 async def play_seat(
@@ -121,9 +124,12 @@ async def play_seat(
                 continue
             ack = msg.get("ack")
             if ack in sent_at:
-                stats.latencies.append(time.perf_counter() - sent_at.pop(ack))
+                now = time.perf_counter()
+                stats.latencies.append(now - sent_at.pop(ack))
+                stats.acked_at.append(now)
                 stats.actions += 1
             if msg["match"]["over"]:
+                stats.finished_at.append(time.perf_counter())
                 return True
             obs_data = msg["obs"]
             if not obs_data["legal_actions"] or sent_at:
@@ -157,7 +163,7 @@ async def run_load(
         )
         seats += [(made["id"], made["token"]), (made["id"], joined["token"])]
     ws_base = "ws" + base.removeprefix("http")
-    start = time.perf_counter()
+    start = stats.start = time.perf_counter()
     results = await asyncio.gather(
         *(
             play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think)
@@ -181,6 +187,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
     lat = [x * 1000 for x in stats.latencies] or [0.0]
+    # throughput while every game was still being played (until the first one ended)
+    first_end = min(stats.finished_at, default=stats.start + elapsed)
+    window = first_end - stats.start
+    in_window = sum(1 for t in stats.acked_at if t <= first_end)
+    durations = sorted(t - stats.start for t in stats.finished_at) or [elapsed]
     return {
         "games": games,
         "games_finished": stats.games_done,
@@ -189,6 +200,9 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
         "seconds": round(elapsed, 2),
         "actions_per_s": round(stats.actions / elapsed, 1) if elapsed else 0.0,
         "games_per_s": round(stats.games_done / elapsed, 2) if elapsed else 0.0,
+        "all_games_running_s": round(window, 2),
+        "actions_per_s_all_running": round(in_window / window, 1) if window > 0 else 0.0,
+        "game_seconds_median": round(statistics.median(durations), 1),
         "latency_ms": {
             "mean": round(statistics.fmean(lat), 2),
             "p50": round(percentile(lat, 0.50), 2),
@@ -256,6 +270,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{result['actions']} actions in {result['seconds']} s "
             f"(think time {args.think_ms:g} ms) "
             f"({result['actions_per_s']} actions/s, {result['games_per_s']} games/s)"
+        )
+        print(
+            f"while all {args.games} games were being played ({result['all_games_running_s']} s): "
+            f"{result['actions_per_s_all_running']} actions/s; median game "
+            f"{result['game_seconds_median']} s"
         )
         print(
             f"action round trip (ms): mean {lat['mean']}, p50 {lat['p50']}, p90 {lat['p90']}, "
