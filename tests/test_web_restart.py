@@ -28,7 +28,9 @@ def state(ws: ClientConnection, seq: int | None = None) -> dict[str, Any]:
 def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     url = f"sqlite:///{db}"
-    proc, base = start_server(url)
+    proc, base = start_server(url, log=tmp_path / "server.log")
+    first = (tmp_path / "server.log").read_text().splitlines()[0]
+    assert first.startswith(f"Conquian is served at {base}/")
     ws_base = "ws" + base.removeprefix("http")
     rng = random.Random(7)
     try:

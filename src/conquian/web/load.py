@@ -42,38 +42,50 @@ def free_port() -> int:
 
 
 def start_server(
-    db_url: str, port: int | None = None, *, bot_delay: float = 0.0, timeout: float = 30.0
+    db_url: str,
+    port: int | None = None,
+    *,
+    bot_delay: float = 0.0,
+    timeout: float = 30.0,
+    log: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Run ``conquian serve`` in a child process; returns it and its base URL once it answers."""
+    """Run ``conquian serve`` in a child process; returns it and its base URL once it answers.
+
+    The server's output goes to ``log`` (default: discarded, but shown if it fails to start).
+    """
     port = port or free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "conquian.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            db_url,
-            "--bot-delay",
-            str(bot_delay),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/rules", timeout=2):
-                return proc, base
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise RuntimeError(f"the server did not start: {err[-2000:]}") from None
-            time.sleep(0.1)
+    out = open(log, "wb") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
+    with out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "conquian.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                db_url,
+                "--bot-delay",
+                str(bot_delay),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/rules", timeout=2):
+                    return proc, base
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    proc.wait()
+                    out.seek(0)
+                    err = out.read().decode(errors="replace")
+                    raise RuntimeError(f"the server did not start: {err[-2000:]}") from None
+                time.sleep(0.1)
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
