@@ -50,31 +50,46 @@ def play_one(page: Page) -> bool:
 
 
 def main() -> int:
+    moves = int(sys.argv[1]) if len(sys.argv) > 1 else 9
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(f"sqlite:///{tmp}/shots.sqlite3", bot_delay=0.0)
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                friend = browser.new_page()
+                friend.goto(base + "/")
+                friend.fill("#name", "Marisol")
+                friend.click("#play-friend")
+                friend.wait_for_selector("#invite")
                 page = browser.new_page(viewport={"width": 1280, "height": 860})
                 page.goto(base + "/")
                 page.fill("#name", "Ana")
+                page.wait_for_selector("#lobby-list li")
                 page.screenshot(path=str(OUT / "web-home.png"))
                 page.click("#play-bot")
                 page.wait_for_selector("#hand .card-btn")
-                moves = int(sys.argv[1]) if len(sys.argv) > 1 else 6
                 for _ in range(moves):
                     if not play_one(page):
                         break
                 page.wait_for_selector("#actions button:not([disabled]), #summary")
+                if page.locator("#hand .card-btn").count() > 1:
+                    page.locator("#hand .card-btn").nth(1).click()
                 page.screenshot(path=str(OUT / "web-game.png"))
-                url = page.url
                 phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-                phone.goto(url)
-                phone.wait_for_selector("#hand .card-btn")
+                phone.goto(page.url)
+                phone.wait_for_selector("#prompt")
                 phone.screenshot(path=str(OUT / "web-phone.png"), full_page=True)
+                page.select_option("#deck", "spanish")
+                page.screenshot(path=str(OUT / "web-spanish.png"))
+                page.select_option("#deck", "french")
                 while play_one(page):
                     pass
                 page.screenshot(path=str(OUT / "web-game-over.png"))
+                page.locator("#summary .over-buttons a", has_text="Replay").last.click()
+                page.wait_for_selector("#rp-step")
+                for _ in range(12):
+                    page.keyboard.press("ArrowRight")
+                page.screenshot(path=str(OUT / "web-replay.png"))
                 browser.close()
         finally:
             proc.terminate()

@@ -8,7 +8,7 @@
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules                 how to play
 
-import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
+import { cardSVG, cardLabel, cardName, parseCard, suitColour, suitIcon } from "./cards.js";
 
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
@@ -59,7 +59,7 @@ async function api(path, body) {
 function chip(token) {
   const { rank, suit } = parseCard(token);
   const label = deck === "spanish" ? ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"][rank] : "A234567JQK"[rank];
-  return `<span class="chip suit-${suit}" data-card="${token}" title="${esc(cardName(token, deck))}">${label}${suitIcon(suit, deck)}</span>`;
+  return `<span class="chip suit-${suit}" style="color:${suitColour(token, deck)}" data-card="${token}" title="${esc(cardName(token, deck))}">${label}${suitIcon(suit, deck)}</span>`;
 }
 
 function words(segments) {
@@ -628,11 +628,11 @@ function renderReplay(r) {
   app.innerHTML = `<section class="replay panel">
     <h2>Replay of deal ${r.deal}: ${esc(r.players[0])} vs ${esc(r.players[1])} <span class="small">(${esc(r.result)})</span></h2>
     <div class="replay-controls">
-      <button id="rp-first" aria-label="First position">⏮</button>
-      <button id="rp-prev" aria-label="Previous move">◀</button>
+      <button id="rp-first" aria-label="First position">« First</button>
+      <button id="rp-prev" aria-label="Previous move">‹ Back</button>
       <input id="rp-slider" type="range" min="0" max="${last}" value="${r.at}" aria-label="Move">
-      <button id="rp-next" aria-label="Next move">▶</button>
-      <button id="rp-last" aria-label="Last position">⏭</button>
+      <button id="rp-next" aria-label="Next move">Next ›</button>
+      <button id="rp-last" aria-label="Last position">Last »</button>
       <span id="rp-step">${r.at} / ${last}</span>
     </div>
     <p class="prompt" id="rp-words">${r.at ? words(f.words) : "The deal, before the first move."}</p>
