@@ -214,16 +214,19 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(db: Path) -> Non
         game_id, token0, token1 = new_friend_game(client)
         tokens = [token0, token1]
         seq = 0
-        for _ in range(12):
-            game = live(client, game_id)
-            p = game.game.state.player
+        p = 0
+        while seq < 10:  # each move on a new connection, as after a refresh
             with client.websocket_connect(f"/ws/{game_id}?token={tokens[p]}") as ws:
+                game = live(client, game_id)
+                if game.game.state.player != p:
+                    p = 1 - p
+                    continue
                 view = states_until(ws, seq, game, p)
                 ws.send_text(
                     json.dumps({"type": "act", "action": rng.choice(view["obs"]["legal_actions"])})
                 )
                 seq += 1
-                states_until(ws, seq, game, p)
+                p = states_until(ws, seq, game, p)["obs"]["to_act"]
         with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
             before = states_until(ws, seq, live(client, game_id), 0)
     with TestClient(create_app(url, bot_delay=0)) as client:  # a new server on the same file

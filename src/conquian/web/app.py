@@ -237,7 +237,7 @@ async def game_socket(websocket: WebSocket) -> None:
                     "you are watching it.",
                 }
             )
-        await hub.connect(live, conn)
+        live = await hub.connect(live, conn)
     try:
         while True:
             message = await websocket.receive()

@@ -67,6 +67,7 @@ class Conn:
 
     seat: int | None
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    hinting: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
@@ -126,6 +127,8 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self.evicted = False
+        """Dropped from the hub's memory; a new connection loads the game again."""
         self.bots: dict[int, Bot] = {}
         for s in self.seats:
             if s.kind == "bot":
@@ -482,15 +485,28 @@ class Hub:
 
     # ------------------------------------------------------ connections
 
-    async def connect(self, live: LiveGame, conn: Conn) -> None:
-        async with live.lock:
-            live.conns.add(conn)
-            conn.send(live.view(conn.seat))
+    async def connect(self, live: LiveGame, conn: Conn) -> LiveGame:
+        """Add a connection and send it the game; returns the live game it was added to."""
+        while True:
+            async with live.lock:
+                if not live.evicted:
+                    live.conns.add(conn)
+                    conn.send(live.view(conn.seat))
+                    return live
+            live = await self.get(live.id)
 
     def disconnect(self, live: LiveGame, conn: Conn) -> None:
         live.conns.discard(conn)
-        if not live.conns and live.status == "over" and live.bot_task is None:
-            self.live.pop(live.id, None)
+        self._evict(live)
+
+    def _evict(self, live: LiveGame) -> None:
+        """Drop a game nobody is connected to from memory (the database has all of it)."""
+        busy = live.bot_task is not None and not live.bot_task.done()
+        if live.conns or busy or live.lock.locked():
+            return
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+        live.evicted = True
 
     def _broadcast(self, live: LiveGame, actor: Conn | None = None, ack: Any = None) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
@@ -599,8 +615,7 @@ class Hub:
             log.error("game %s: the bot's move failed: %s", live.id, exc)
         finally:
             live.bot_task = None
-            if not live.conns and live.status == "over":
-                self.live.pop(live.id, None)
+            self._evict(live)
 
     async def hint(self, live: LiveGame, conn: Conn) -> None:
         """Suggest a move to the player to act (to that client only)."""
@@ -609,11 +624,17 @@ class Hub:
         async with live.lock:
             if not live.ready or live.match.is_over or live.game.state.player != conn.seat:
                 raise UserError("A hint is given when it is your turn to move.")
+            if conn.hinting:
+                raise UserError("A hint is on its way.")
             obs = live.game.observation(conn.seat)
             seq = live.seq
         bot = make_bot(HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"))
         bot.new_deal(conn.seat, live.rules)
-        action = await asyncio.get_running_loop().run_in_executor(self._bot_pool, bot.act, obs)
+        conn.hinting = True
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(self._bot_pool, bot.act, obs)
+        finally:
+            conn.hinting = False
         conn.send(
             {
                 "type": "hint",

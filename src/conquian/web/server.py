@@ -25,6 +25,7 @@ def serve(args: argparse.Namespace) -> int:
         host=host,
         port=args.port,
         log_level="warning",
+        ws="websockets-sansio",
         ws_max_size=max(MAX_MESSAGE * 16, 65536),
         ws_ping_interval=20,
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
