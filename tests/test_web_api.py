@@ -371,3 +371,10 @@ def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
     assert client.post("/api/games", json=[1]).status_code == 400
     assert client.get(f"/api/games/{game_id}/records/abc").status_code in (400, 403)
     assert client.get("/api/rules?rules=nonsense").status_code == 400
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from conquian.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 1
+    assert "port must be 0-65535" in capsys.readouterr().err
