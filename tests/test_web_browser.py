@@ -108,6 +108,13 @@ def test_full_game_against_the_computer(server: str, browser: Browser) -> None:
     expect(page.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     expect(page.locator(".player.opp .name")).to_have_text("Computer (easy)")
     url = page.url
+    # Spanish card faces are only a different drawing of the same cards
+    first = page.locator("#hand .card-btn").first
+    french = first.get_attribute("aria-label")
+    page.select_option("#deck", "spanish")
+    spanish = page.locator("#hand .card-btn").first.get_attribute("aria-label")
+    assert " of " in str(french) and " de " in str(spanish)
+    page.select_option("#deck", "french")
     moves = 0
     deadline = time.monotonic() + 150
     while not game_over(page):
@@ -166,6 +173,8 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ben.fill("#name", "Ben")
     ben.click("#join-btn")
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    # a phone-sized screen: nothing wider than the screen
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
     expect(ana.locator("#invite")).to_have_count(0, timeout=WAIT_MS)
     expect(ana.locator(".player.opp .name")).to_have_text("Ben")
     eve.goto(f"{server}/#/watch/{game_id}")
