@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,14 +16,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from web_helpers import CARD_TOKEN, assert_secret, forbidden_for
 
-from conquian.cards import CARDS, mask_indices
 from conquian.records import GameRecord
-from conquian.state import GameState
 from conquian.web.app import MAX_MESSAGE, create_app
 from conquian.web.hub import Hub, LiveGame
-
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][shdc])(?![A-Za-z0-9])")
 
 
 @pytest.fixture
@@ -63,40 +59,6 @@ def receive(ws: Any) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(raw)
     data["_raw"] = raw
     return data
-
-
-def forbidden_for(state: GameState, seat: int | None) -> set[str]:
-    """Cards the client at ``seat`` must never be sent: the other hands and the stock."""
-    hidden = 0
-    for p in (0, 1):
-        if p != seat:
-            hidden |= state.hands[p]
-    seen = state.dead | state.hands[0] | state.hands[1]
-    for p in (0, 1):
-        for meld in state.tables[p]:
-            seen |= meld
-    if state.centre >= 0:
-        seen |= 1 << state.centre
-    stock = (1 << 40) - 1 & ~seen  # nobody has seen these: they are the stock
-    return {str(CARDS[i]) for i in mask_indices(hidden | stock)}
-
-
-def assert_secret(message: dict[str, Any], game: LiveGame, seat: int | None) -> None:
-    """No hidden card of the deal in play (nor of the last finished deal) is in the message."""
-    now = {k: v for k, v in message.items() if k not in ("_raw", "last")}
-    raw = json.dumps(now)
-    leaked = set(CARD_TOKEN.findall(raw)) & forbidden_for(game.game.state, seat)
-    assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
-    if message.get("last") is not None:
-        finished = game.finished[-1][0].state
-        leaked = set(CARD_TOKEN.findall(json.dumps(message["last"]))) & forbidden_for(
-            finished, seat
-        )
-        assert not leaked, f"seat {seat} was sent hidden cards of the last deal {sorted(leaked)}"
-    seeds = {str(game.match.seed), str(game.bot_seed), str(game.game.seed)}
-    assert not any(s in message["_raw"] for s in seeds), "a seed reached a client"
-    if seat is None:
-        assert "hand" not in message["obs"]
 
 
 def states_until(ws: Any, seq: int, game: LiveGame, seat: int | None) -> dict[str, Any]:

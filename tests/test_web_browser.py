@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
+from web_helpers import check_wire
 
 from conquian.web.load import start_server
 
@@ -31,12 +32,21 @@ WAIT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("web") / "games.sqlite3"
     proc, base = start_server(f"sqlite:///{db}", bot_delay=0.0)
-    yield base
+    yield base, db
     proc.terminate()
     proc.wait(10)
+
+
+def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -> None:
+    """Keep every websocket message the page receives, to check it against the true game."""
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append((seat, str(payload))))
+
+    page.on("websocket", on_socket)
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +107,11 @@ def move(page: Page, use_keys: bool) -> bool:
     return True
 
 
-def test_full_game_against_the_computer(server: str, browser: Browser) -> None:
+def test_full_game_against_the_computer(served: tuple[str, Path], browser: Browser) -> None:
+    server, db = served
     page = browser.new_page(viewport={"width": 1200, "height": 850})
+    frames: list[tuple[int | None, str]] = []
+    listen(page, 0, frames)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server + "/")
@@ -140,6 +153,8 @@ def test_full_game_against_the_computer(server: str, browser: Browser) -> None:
     assert page.locator("#summary .over-buttons a[download]").count() >= 1
     assert page.locator("#summary .table.winning .card").count() >= 11
     assert moves >= 3 and not errors
+    # nothing the browser received held the computer's hand or the stock
+    assert check_wire(db, frames) >= moves
     # the record downloads, and the deal replays in the browser
     with page.expect_download() as download:
         page.locator("#summary .over-buttons a[download]").first.click()
@@ -153,12 +168,16 @@ def test_full_game_against_the_computer(server: str, browser: Browser) -> None:
 
 
 def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
-    server: str, browser: Browser
+    served: tuple[str, Path], browser: Browser
 ) -> None:
+    server, db = served
     ana_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
     ben_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     eve_ctx = browser.new_context()
     ana, ben, eve = ana_ctx.new_page(), ben_ctx.new_page(), eve_ctx.new_page()
+    frames: list[tuple[int | None, str]] = []
+    for page, seat in ((ana, 0), (ben, 1), (eve, None)):
+        listen(page, seat, frames)
     ana.goto(server + "/")
     ana.fill("#name", "Ana")
     ana.click("#play-friend")
@@ -203,5 +222,7 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ben.locator("#summary .go-rematch").click()
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
+    # every message the three browsers received, checked against the true game
+    assert check_wire(db, frames) >= 3 * turn
     for ctx in (ana_ctx, ben_ctx, eve_ctx):
         ctx.close()

@@ -11,15 +11,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_helpers import check_wire
 from websockets.sync.client import ClientConnection, connect
 
 from conquian.web.load import post, start_server
 
+RECEIVED: list[tuple[int | None, str]] = []
+"""Every message the test's sockets received, with the seat, checked for secrets at the end."""
 
-def state(ws: ClientConnection, seq: int | None = None) -> dict[str, Any]:
+
+def state(ws: ClientConnection, seq: int | None = None, seat: int | None = 0) -> dict[str, Any]:
     """The next state message (with sequence number ``seq`` when given)."""
     while True:
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=20))
+        raw = ws.recv(timeout=20)
+        assert isinstance(raw, str)
+        RECEIVED.append((seat, raw))
+        msg: dict[str, Any] = json.loads(raw)
         assert msg["type"] != "error", msg
         if msg["type"] == "state" and (seq is None or msg["seq"] == seq):
             return msg
@@ -43,13 +50,13 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
             connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
             connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
         ):
-            views = [state(ws0, 0), state(ws1, 0)]
+            views = [state(ws0, 0, 0), state(ws1, 0, 1)]
             for _ in range(9):
                 p = views[0]["obs"]["to_act"]
                 action = rng.choice(views[p]["obs"]["legal_actions"])
                 [ws0, ws1][p].send(json.dumps({"type": "act", "action": action, "id": seq}))
                 seq += 1
-                views = [state(ws0, seq), state(ws1, seq)]
+                views = [state(ws0, seq, 0), state(ws1, seq, 1)]
                 assert views[p]["ack"] == seq - 1
         with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
             view = state(ws)
@@ -81,7 +88,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
             connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
             connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
         ):
-            after = [state(ws0), state(ws1)]
+            after = [state(ws0, None, 0), state(ws1, None, 1)]
             for p in (0, 1):
                 assert after[p]["seq"] == seq
                 for key in ("obs", "log", "match", "takes", "situation"):
@@ -91,7 +98,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
             [ws0, ws1][p].send(
                 json.dumps({"type": "act", "action": after[p]["obs"]["legal_actions"][0], "id": 99})
             )
-            assert state([ws0, ws1][p], seq + 1)["ack"] == 99
+            assert state([ws0, ws1][p], seq + 1, p)["ack"] == 99
         with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
             resumed = state(ws)
             assert resumed["obs"]["hand"] == bot_before["obs"]["hand"]
@@ -102,6 +109,8 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+    # nothing sent over the sockets, before or after the restart, held a hidden card
+    assert check_wire(db, RECEIVED) >= 2 * seq
 
 
 def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:
