@@ -288,6 +288,7 @@ function connect(game) {
       if (game.state) renderGame(game);
       else app.innerHTML = `<section class="panel narrow"><h2>Cannot open this game</h2><p class="error">${esc(msg.message)}</p><a href="#/">Back</a></section>`;
     } else if (msg.type === "hint") {
+      toastBox.className = "";
       if (game.state && msg.seq === game.state.seq) {
         game.hint = msg;
         renderGame(game);
@@ -395,7 +396,7 @@ function renderGame(game) {
   const toAct = (p) => obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "";
   const chooser = game.chooser
     ? `<div class="chooser" role="dialog" aria-label="Choose how to lay the cards"><h3>Choose how to lay ${obs.centre ? chip(obs.centre) : "the cards"}</h3><ol>${game.chooser.actions
-        .map((a, i) => `<li><button class="choice" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}</button></li>`)
+        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${game.hint && game.hint.action === a.text ? ` <span class="badge">hint</span>` : ""}</button></li>`)
         .join("")}</ol><button id="btn-cancel" class="ghost">Cancel <kbd>Esc</kbd></button></div>`
     : "";
   const hint = game.hint ? `<div class="hint"><strong>Hint:</strong> ${words(game.hint.words)}${game.hint.why ? ` <span class="small">— ${esc(game.hint.why)}</span>` : ""}</div>` : "";
