@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -240,11 +241,18 @@ def main(argv: list[str] | None = None) -> int:
         help="mean pause of a seat before each action, like a person's (default 1000; 0: none)",
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after S seconds")
-    parser.add_argument("--url", help="use this running server instead of starting one")
+    parser.add_argument(
+        "--url",
+        help="use this server on this computer (http://127.0.0.1:PORT) instead of starting one",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.games < 1 or args.think_ms < 0 or args.timeout <= 0:
         parser.error("--games must be at least 1, --think-ms and --timeout not negative")
+    if args.url is not None:
+        host = urllib.parse.urlsplit(args.url).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            parser.error("--url must be a server on this computer (loopback only)")
     stats = Stats()
     proc = None
     tmp = tempfile.TemporaryDirectory(prefix="conquian-load-")
