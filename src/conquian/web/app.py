@@ -136,8 +136,11 @@ async def join_game(request: Request) -> Response:
 
 
 async def game_info(request: Request) -> Response:
-    live = await _hub(request).get(request.path_params["game_id"])
-    return JSONResponse(live.summary())
+    hub = _hub(request)
+    live = await hub.get(request.path_params["game_id"])
+    summary = live.summary()
+    hub.release(live)
+    return JSONResponse(summary)
 
 
 async def lobby(request: Request) -> Response:

@@ -479,9 +479,15 @@ class Hub:
         :raises UserError: (403) while the match is being played.
         """
         live = await self.get(game_id)
-        if not live.match.is_over:
+        over = live.match.is_over
+        self.release(live)
+        if not over:
             raise UserError("The records of a game can be downloaded once the match is over.", 403)
         return await self._db(self.store.records, game_id)
+
+    def release(self, live: LiveGame) -> None:
+        """Done with a game loaded for an HTTP request: drop it if no one is connected."""
+        self._evict(live)
 
     # ------------------------------------------------------ connections
 
