@@ -24,6 +24,7 @@ SUBCOMMANDS = [
     "bench",
     "arena",
     "arena-combine",
+    "serve",
     "bot",
 ]
 

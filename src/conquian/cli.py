@@ -370,6 +370,19 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.server import serve
+    except ImportError as exc:
+        raise CliError(
+            f"the web server needs the 'web' extra ({exc.name} is missing): "
+            "pip install 'conquian[web]'"
+        ) from None
+    if not 0 <= args.port <= 65535 or args.bot_delay < 0:
+        raise CliError("the port must be 0-65535 and the bot delay not negative")
+    return serve(args)
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     from .protocol import serve
 
@@ -509,6 +522,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="JSON results of conquian arena")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_arena_combine)
+
+    p = sub.add_parser(
+        "serve",
+        help="play in the browser: run the web server",
+        description="Serve the browser game (needs: pip install 'conquian[web]'). Games are "
+        "stored in a SQLite file in your data directory unless --db names a database URL "
+        "(sqlite:///path.db, postgresql+psycopg://user@host/db).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="S",
+        help="seconds the computer waits before each move, so moves can be followed (default 0.6)",
+    )
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
         "bot",

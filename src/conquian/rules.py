@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
@@ -218,6 +219,13 @@ class Rules:
 
     def to_spec(self) -> str:
         """The shortest text ``preset[,flag=value...]`` naming these rules."""
+        return _spec(self)
+
+    def to_dict(self) -> dict[str, str | int]:
+        """Every flag as plain JSON values."""
+        return {name: _flag_json(getattr(self, name)) for name in FLAG_NAMES}
+
+    def _shortest_spec(self) -> str:
         best = ""
         for name, preset in PRESETS.items():
             diff = self.differences(preset)
@@ -226,9 +234,11 @@ class Rules:
                 best = spec
         return best
 
-    def to_dict(self) -> dict[str, str | int]:
-        """Every flag as plain JSON values."""
-        return {name: _flag_json(getattr(self, name)) for name in FLAG_NAMES}
+
+@functools.lru_cache(maxsize=64)
+def _spec(rules: Rules) -> str:
+    """:meth:`Rules.to_spec`, remembered (servers ask for it with every message)."""
+    return rules._shortest_spec()
 
 
 _FIELD_TYPES: dict[str, type] = {

@@ -1,0 +1,694 @@
+"""Live games on the server: seats, connections, bot moves, and what each client may see.
+
+The hub holds every game being played.  A game is a :class:`~conquian.match.Match`
+rebuilt from its stored actions; an action is checked by the engine, committed to
+the database, and only then acknowledged and shown to the clients.  Each client is
+sent the observation of its own seat (or, for a spectator, the public part of
+one), never the opponent's hand, the stock or the seeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import logging
+import random
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from ..actions import Action, ActionKind
+from ..bots import LEVELS, Bot, make_bot
+from ..cards import format_mask
+from ..errors import ConquianError, IllegalActionError, InvalidNotationError
+from ..game import Game
+from ..match import DealResult, Match
+from ..observation import Observation
+from ..play.text import CardLook, Line
+from ..play.words import (
+    Names,
+    centre_origin,
+    describe_action,
+    describe_events,
+    outcome_lines,
+    situation,
+    take_short_forms,
+)
+from ..records import GameRecord, format_result
+from ..rules import Rules, Scoring, find_rules
+from .store import ActionRow, GameRow, SeatRow, Store, hash_token
+
+log = logging.getLogger("conquian.web")
+
+MAX_NAME = 24
+HINT_LEVEL = "hard"
+"""The bot that gives hints (a search with a short budget)."""
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_CARD = re.compile(r"(?:[A2-7JQK]|1[0-2]|[1-7])[shdceob]")
+_T = TypeVar("_T")
+
+
+class UserError(ConquianError):
+    """Bad input from one client: the message goes to that client only."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open connection to a game: its seat (None for a spectator) and its outbox."""
+
+    seat: int | None
+    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    hinting: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+
+
+def segments(line: Line) -> list[Any]:
+    """A line of words as JSON: plain strings and ``{"card": "Kh"}`` items."""
+    out: list[Any] = []
+    for span in line:
+        if span.style and _CARD.fullmatch(span.text):
+            out.append({"card": span.text})
+        elif out and isinstance(out[-1], str):
+            out[-1] += span.text
+        elif span.text:
+            out.append(span.text)
+    return out
+
+
+def _cards(mask: int) -> list[str]:
+    return format_mask(mask).split()
+
+
+def _melds(partition: Sequence[int]) -> list[list[str]]:
+    return [_cards(m) for m in partition]
+
+
+def check_name(name: Any, default: str) -> str:
+    """A player's name: trimmed, at most 24 characters.
+
+    :raises UserError: if it is not text or too long.
+    """
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise UserError("The name must be text.")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME:
+        raise UserError(f"The name is {len(name)} characters long; at most {MAX_NAME} please.")
+    return name or default
+
+
+class LiveGame:
+    """One match in memory, rebuilt from the stored actions."""
+
+    def __init__(self, row: GameRow, stored: Sequence[ActionRow] = ()) -> None:
+        self.id = row.id
+        self.mode = row.mode
+        self.level = row.level
+        self.rules: Rules = find_rules(row.rules)
+        self.bot_seed = row.bot_seed
+        self.status = row.status
+        self.rematch_id = row.rematch_id
+        self.seats: list[SeatRow] = list(row.seats)
+        self.match = Match(self.rules, seed=row.match_seed)
+        self.finished: list[tuple[Game, DealResult]] = []
+        self.seq = 0
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.evicted = False
+        """Dropped from the hub's memory; a new connection loads the game again."""
+        self.bots: dict[int, Bot] = {}
+        for s in self.seats:
+            if s.kind == "bot":
+                self.bots[s.seat] = _server_bot(row.level or "medium")
+        self.game = self.match.new_game(self.names)
+        self._deal_bots()
+        for action_row in stored:
+            self._replay(action_row)
+
+    # ------------------------------------------------------------ engine
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    @property
+    def ready(self) -> bool:
+        """Both seats are filled."""
+        return all(s.joined for s in self.seats)
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.match.results) + (0 if self.match.is_over else 1)
+
+    def _deal_bots(self) -> None:
+        for p, bot in self.bots.items():
+            bot.new_deal(p, self.rules)
+
+    def _replay(self, row: ActionRow) -> None:
+        if row.seq != self.seq + 1 or row.deal != self.deal_number:
+            raise ConquianError(f"Game {self.id}: stored action {row.seq} is out of order.")
+        pending = self.push(row.player, Action.parse(row.action))
+        self.settle(pending)
+
+    def push(self, player: int, action: Action) -> tuple[ActionRow, Any, str | None]:
+        """Play ``action`` in memory; returns what must be committed.
+
+        :raises IllegalActionError: with the reason; nothing changes.
+        """
+        if self.match.is_over:
+            raise IllegalActionError("The match is over; no more moves can be made.")
+        self.game.check_player(player)
+        self.game.push(action)
+        deal = self.deal_number
+        row = ActionRow(self.seq + 1, deal, player, str(action))
+        record = None
+        status = None
+        state = self.game.state
+        if state.is_over:
+            rec = GameRecord.from_game(self.game, event="conquian serve", game=self.id)
+            record = (deal, format_result(state.outcome()), rec.dumps())
+            trial = copy.deepcopy(self.match)
+            trial.finish_deal(state)
+            status = "over" if trial.is_over else None
+        return row, record, status
+
+    def undo(self) -> None:
+        """Take back the action of a :meth:`push` that could not be committed."""
+        self.game.pop()
+
+    def settle(self, pending: tuple[ActionRow, Any, str | None]) -> None:
+        """After the commit: count the action, and settle a finished deal."""
+        self.seq = pending[0].seq
+        state = self.game.state
+        if not state.is_over:
+            return
+        result = self.match.finish_deal(state)
+        self.finished.append((self.game, result))
+        if self.match.is_over:
+            self.status = "over"
+        else:
+            self.game = self.match.new_game(self.names)
+            self._deal_bots()
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat to act now, if any."""
+        if self.match.is_over or not self.ready:
+            return None
+        p = self.game.state.player
+        return p if p in self.bots else None
+
+    def seat_for(self, token: str | None) -> int | None:
+        """The seat whose secret is ``token``, or None."""
+        if not token:
+            return None
+        hashed = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, hashed):
+                return s.seat
+        return None
+
+    # ------------------------------------------------------------ views
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the game."""
+        return {
+            "id": self.id,
+            "mode": self.mode,
+            "level": self.level,
+            "status": self.status,
+            "names": list(self.names),
+            "kinds": [s.kind for s in self.seats],
+            "joined": [s.joined for s in self.seats],
+            "rematch": self.rematch_id,
+            "rules": self.rules.to_spec(),
+            "deck": self.rules.deck_style.value,
+            "cards_to_win": self.rules.cards_to_win,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything the client at ``seat`` (None: a spectator) may see now."""
+        look = CardLook()
+        names = Names(self.names, me=seat)
+        game = self.game
+        obs = game.observation(0 if seat is None else seat)
+        data = obs.to_dict()
+        if seat is None:
+            del data["hand"]
+            data["player"] = None
+            data["legal_actions"] = []
+        my_turn = seat is not None and obs.my_turn and self.ready and not self.match.is_over
+        if not my_turn:
+            data["legal_actions"] = []
+        out: dict[str, Any] = {
+            "type": "state",
+            "game": self.summary(),
+            "seat": seat,
+            "obs": data,
+            "seq": self.seq,
+            "log": [
+                segments(line)
+                for line in describe_events(game.history, names, look, self.rules.cards_to_win)
+            ],
+            "origin": centre_origin(obs, names) if obs.centre >= 0 else "",
+            "situation": segments(situation(obs, names, look)) if my_turn else [],
+            "takes": _forms(obs, look, ActionKind.TAKE) if my_turn else [],
+            "lays": _forms(obs, look, ActionKind.PASS) if my_turn else [],
+            "match": {
+                "deal": self.deal_number if not self.match.is_over else len(self.match.results),
+                "balance": list(self.match.balance),
+                "stake": game.state.stake,
+                "over": self.match.is_over,
+                "leader": self.match.leader,
+                "scoring": self.rules.scoring.value,
+            },
+            "last": self._last_deal(seat),
+        }
+        return out
+
+    def _last_deal(self, seat: int | None) -> dict[str, Any] | None:
+        if not self.finished:
+            return None
+        game, result = self.finished[-1]
+        names = Names(self.names, me=seat)
+        obs = game.observation(0 if seat is None else seat)
+        # only the viewer's own remaining hand; the opponent's stays hidden
+        hands = (
+            obs.hand_mask if seat == 0 else 0,
+            obs.hand_mask if seat == 1 else 0,
+        )
+        lines = [
+            segments(line)
+            for line in outcome_lines(result.outcome, obs.tables, hands, names, CardLook())
+        ]
+        winner = result.outcome.winner
+        if winner is None:
+            if not self.match.is_over:
+                lines.append([f"Nobody pays; the next deal is worth {self.match.deal_value()}."])
+        elif self.rules.scoring is Scoring.POINTS:
+            lines.append([f"{names.subj(winner)} scored {result.value} points."])
+        else:
+            loser = 1 - winner
+            verb = "pay" if loser == names.me else "pays"
+            lines.append([f"{names.subj(loser)} {verb} {names.obj(winner)} {result.value}."])
+        return {
+            "deal": result.number,
+            "winner": winner,
+            "termination": result.outcome.termination.value,
+            "value": result.value,
+            "lines": lines,
+            "tables": [_melds(obs.tables[0]), _melds(obs.tables[1])],
+        }
+
+
+def _forms(obs: Observation, look: CardLook, kind: ActionKind) -> list[dict[str, Any]]:
+    """The legal takes (or lay-and-pass moves), grouped by the hand cards they lay."""
+    return [
+        {
+            "played": text.split()[1:],
+            "actions": [{"text": str(a), "melds": _melds(a.melds)} for a in actions],
+        }
+        for text, actions in take_short_forms(obs, look, kind)
+    ]
+
+
+def _server_bot(level: str) -> Bot:
+    return make_bot(level, rng=random.Random())
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Hub:
+    """Every live game, the database, and the worker threads for storage and bots."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.live: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="conquian-db")
+        self._bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="conquian-bot")
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for live in self.live.values():
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+        self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._db_pool.shutdown(wait=True)
+
+    async def _db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_pool, partial(fn, *args, **kwargs))
+
+    # ----------------------------------------------------------- games
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game, loaded from the database when needed.
+
+        :raises UserError: (404) if there is no such game.
+        """
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+            raise UserError(f"There is no game {str(game_id)[:40]!r}.", 404)
+        waiting = self._loading.get(game_id)
+        if waiting is None:
+            waiting = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = waiting
+            try:
+                loaded = await self._db(self.store.load, game_id)
+                found = None if loaded is None else LiveGame(*loaded)
+                if found is not None:
+                    self.live[game_id] = found
+                    if found.status != "over" and found.match.is_over:
+                        found.status = "over"
+                waiting.set_result(found)
+            except Exception as exc:
+                waiting.set_exception(exc)
+                raise
+            finally:
+                del self._loading[game_id]
+            if found is not None:
+                self._kick_bot(found)
+        result = await asyncio.shield(waiting)
+        if result is None:
+            raise UserError(f"There is no game {game_id!r}.", 404)
+        return result
+
+    async def create(
+        self,
+        mode: Any,
+        *,
+        level: Any = None,
+        name: Any = None,
+        rules: Any = None,
+    ) -> tuple[LiveGame, str]:
+        """A new game with the caller in seat 0; returns it and the caller's secret token.
+
+        :raises UserError: naming the bad field.
+        """
+        if mode not in ("bot", "friend"):
+            raise UserError(f"Unknown mode {str(mode)[:20]!r}: choose 'bot' or 'friend'.")
+        if mode == "bot":
+            level = "medium" if level is None else level
+            if not isinstance(level, str) or level not in LEVELS:
+                raise UserError(
+                    f"Unknown level {str(level)[:20]!r}: choose one of {', '.join(LEVELS)}."
+                )
+        else:
+            level = None
+        if rules is None:
+            rules = "standard"
+        if not isinstance(rules, str) or len(rules) > 400:
+            raise UserError("The rules must be a preset name or a short rules spec.")
+        try:
+            spec = find_rules(rules).to_spec()
+        except ConquianError as exc:
+            raise UserError(f"Bad rules: {exc}") from None
+        player = check_name(name, "Player 1")
+        token = new_token()
+        seeds = random.SystemRandom()
+        second = SeatRow(1, "bot", f"Computer ({level})", None, True)
+        if mode == "friend":
+            second = SeatRow(1, "human", "", None, False)
+        row = GameRow(
+            id=secrets.token_urlsafe(8),
+            created=0.0,
+            mode=mode,
+            level=level,
+            rules=spec,
+            match_seed=seeds.randrange(2**63),
+            bot_seed=seeds.randrange(2**63),
+            status="playing" if mode == "bot" else "open",
+            rematch_id=None,
+            rematch_of=None,
+            seats=(SeatRow(0, "human", player, hash_token(token), True), second),
+        )
+        await self._db(self.store.create_game, row)
+        live = LiveGame(row)
+        self.live[row.id] = live
+        self._kick_bot(live)
+        return live, token
+
+    async def join(self, game_id: str, name: Any) -> tuple[LiveGame, int, str]:
+        """Take the free seat of a friend game; returns the game, the seat and its token.
+
+        :raises UserError: if the game is unknown, not a friend game, or full.
+        """
+        live = await self.get(game_id)
+        player = check_name(name, "Player 2")
+        async with live.lock:
+            free = [s for s in live.seats if s.kind == "human" and not s.joined]
+            if not free:
+                raise UserError("This game already has two players; you can watch it.", 409)
+            seat = free[0]
+            token = new_token()
+            done = await self._db(self.store.join, live.id, seat.seat, player, hash_token(token))
+            if not done:
+                raise UserError("Someone else just took this seat; you can watch the game.", 409)
+            live.seats[seat.seat] = SeatRow(seat.seat, "human", player, hash_token(token), True)
+            live.status = "playing"
+            live.game.players = live.names
+            self._broadcast(live)
+        return live, seat.seat, token
+
+    async def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        return await self._db(self.store.lobby)
+
+    async def records(self, game_id: str) -> list[tuple[int, str, str]]:
+        """The records of a finished match.
+
+        :raises UserError: (403) while the match is being played.
+        """
+        live = await self.get(game_id)
+        over = live.match.is_over
+        self.release(live)
+        if not over:
+            raise UserError("The records of a game can be downloaded once the match is over.", 403)
+        return await self._db(self.store.records, game_id)
+
+    def release(self, live: LiveGame) -> None:
+        """Done with a game loaded for an HTTP request: drop it if no one is connected."""
+        self._evict(live)
+
+    # ------------------------------------------------------ connections
+
+    async def connect(self, live: LiveGame, conn: Conn) -> LiveGame:
+        """Add a connection and send it the game; returns the live game it was added to."""
+        while True:
+            async with live.lock:
+                if not live.evicted:
+                    live.conns.add(conn)
+                    conn.send(live.view(conn.seat))
+                    return live
+            live = await self.get(live.id)
+
+    def disconnect(self, live: LiveGame, conn: Conn) -> None:
+        live.conns.discard(conn)
+        self._evict(live)
+
+    def _evict(self, live: LiveGame) -> None:
+        """Drop a game nobody is connected to from memory (the database has all of it)."""
+        busy = live.bot_task is not None and not live.bot_task.done()
+        if live.conns or busy or live.lock.locked():
+            return
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+        live.evicted = True
+
+    def _broadcast(self, live: LiveGame, actor: Conn | None = None, ack: Any = None) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        for conn in list(live.conns):
+            view = cache.get(conn.seat)
+            if view is None:
+                view = cache[conn.seat] = live.view(conn.seat)
+            if conn is actor:
+                conn.send({**view, "ack": ack})
+            else:
+                conn.send(view)
+
+    async def handle(self, live: LiveGame, conn: Conn, data: Any) -> None:
+        """One message from a client.
+
+        :raises UserError: for anything wrong with it; nothing changes.
+        """
+        if not isinstance(data, dict):
+            raise UserError('A message must be a JSON object such as {"type": "act", ...}.')
+        kind = data.get("type")
+        if kind == "act":
+            await self.act(live, conn, data.get("action"), data.get("id"))
+        elif kind == "hint":
+            await self.hint(live, conn)
+        elif kind == "rematch":
+            await self.rematch(live, conn)
+        elif kind == "ping":
+            conn.send({"type": "pong", "id": _msg_id(data.get("id"))})
+        else:
+            raise UserError(
+                f"Unknown message type {str(kind)[:20]!r}: use act, hint, rematch or ping."
+            )
+
+    async def act(self, live: LiveGame, conn: Conn, text: Any, msg_id: Any = None) -> None:
+        """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
+        msg_id = _msg_id(msg_id)
+        if conn.seat is None:
+            raise UserError("You are watching this game; only its players can move.")
+        if not isinstance(text, str) or not text.strip():
+            raise UserError("An 'act' message needs the action as text, e.g. 'discard Kh'.")
+        if len(text) > 200:
+            raise UserError("That action is too long to be a move.")
+        try:
+            action = Action.parse(text)
+        except InvalidNotationError as exc:
+            raise UserError(f"Cannot read the action {text[:60]!r}: {exc}") from None
+        async with live.lock:
+            if not live.ready:
+                raise UserError("Waiting for the second player to join.")
+            if live.match.is_over:
+                raise UserError("The match is over; no more moves can be made.")
+            to_act = live.game.state.player
+            if to_act != conn.seat:
+                who = live.names[to_act] or "your opponent"
+                raise UserError(f"It is not your turn: {who} is to act.")
+            await self._commit(live, conn.seat, action, conn, msg_id)
+
+    async def _commit(
+        self, live: LiveGame, player: int, action: Action, conn: Conn | None, msg_id: Any
+    ) -> None:
+        """Check, store, then acknowledge and show one action (the game's lock is held)."""
+        try:
+            pending = live.push(player, action)
+        except IllegalActionError as exc:
+            raise UserError(str(exc)) from None
+        row, record, status = pending
+        try:
+            await self._db(self.store.add_action, live.id, row, record=record, status=status)
+        except Exception:
+            live.undo()
+            log.exception("game %s: could not store action %s", live.id, row.seq)
+            raise UserError("The server could not save that move; please try again.", 500) from None
+        live.settle(pending)
+        self._broadcast(live, conn, msg_id)
+        self._kick_bot(live)
+
+    # --------------------------------------------------------- bots
+
+    def _kick_bot(self, live: LiveGame) -> None:
+        if live.bot_to_act() is None:
+            return
+        if live.bot_task is not None and not live.bot_task.done():
+            return
+        live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
+
+    async def _bot_moves(self, live: LiveGame) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                async with live.lock:
+                    p = live.bot_to_act()
+                    if p is None:
+                        return
+                    bot = live.bots[p]
+                    seq = live.seq
+                    obs = live.game.observation(p)
+                    bot.rng.seed(f"{live.bot_seed}:{live.deal_number}:{len(live.game.history)}")
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                action = await loop.run_in_executor(self._bot_pool, bot.act, obs)
+                async with live.lock:
+                    if live.seq != seq:
+                        continue
+                    await self._commit(live, p, action, None, None)
+        except UserError as exc:
+            log.error("game %s: the bot's move failed: %s", live.id, exc)
+        finally:
+            live.bot_task = None
+            self._evict(live)
+
+    async def hint(self, live: LiveGame, conn: Conn) -> None:
+        """Suggest a move to the player to act (to that client only)."""
+        if conn.seat is None:
+            raise UserError("Hints are for the players, not for spectators.")
+        async with live.lock:
+            if not live.ready or live.match.is_over or live.game.state.player != conn.seat:
+                raise UserError("A hint is given when it is your turn to move.")
+            if conn.hinting:
+                raise UserError("A hint is on its way.")
+            obs = live.game.observation(conn.seat)
+            seq = live.seq
+        bot = make_bot(HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"))
+        bot.new_deal(conn.seat, live.rules)
+        conn.hinting = True
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(self._bot_pool, bot.act, obs)
+        finally:
+            conn.hinting = False
+        conn.send(
+            {
+                "type": "hint",
+                "seq": seq,
+                "action": str(action),
+                "words": segments(describe_action(action, obs, CardLook())),
+                "why": bot.reason,
+            }
+        )
+
+    async def rematch(self, live: LiveGame, conn: Conn) -> None:
+        """Start a new match with the same players (seat tokens carry over)."""
+        if conn.seat is None:
+            raise UserError("Only the players can ask for a rematch.")
+        async with live.lock:
+            if not live.match.is_over:
+                raise UserError("A rematch can start once this match is over.")
+            if live.rematch_id is None:
+                seeds = random.SystemRandom()
+                row = GameRow(
+                    id=secrets.token_urlsafe(8),
+                    created=0.0,
+                    mode=live.mode,
+                    level=live.level,
+                    rules=live.rules.to_spec(),
+                    match_seed=seeds.randrange(2**63),
+                    bot_seed=seeds.randrange(2**63),
+                    status="playing",
+                    rematch_id=None,
+                    rematch_of=live.id,
+                    seats=(live.seats[0], live.seats[1]),
+                )
+                if await self._db(self.store.set_rematch, live.id, row):
+                    fresh = LiveGame(row)
+                    self.live[row.id] = fresh
+                    self._kick_bot(fresh)
+                    live.rematch_id = row.id
+                else:  # made by another server process: read it back
+                    loaded = await self._db(self.store.load, live.id)
+                    if loaded is not None:
+                        live.rematch_id = loaded[0].rematch_id
+            self._broadcast(live)
+
+
+def _msg_id(value: Any) -> Any:
+    """A client's message id, echoed back (short strings and numbers only)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float) or (isinstance(value, str) and len(value) <= 40):
+        return value
+    return None

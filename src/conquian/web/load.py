@@ -1,0 +1,309 @@
+"""A bounded load test of the web server: many concurrent bot-vs-bot games over websockets.
+
+``python -m conquian.web.load --games 200`` starts a real server (``conquian serve``)
+on a free loopback port with a fresh SQLite file, creates the friend games over
+HTTP, joins each with a second player, then plays every game to its end at once:
+each seat is a websocket whose bot answers the observations it receives.  It
+measures every action's round trip (sent → the server's acknowledgement, which
+comes after the commit) and prints throughput and latency percentiles.  It stops
+by itself: when every game is over, or after ``--timeout`` seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+from ..bots import make_bot
+from ..observation import Observation
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(
+    db_url: str,
+    port: int | None = None,
+    *,
+    bot_delay: float = 0.0,
+    timeout: float = 30.0,
+    log: Path | None = None,
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Run ``conquian serve`` in a child process; returns it and its base URL once it answers.
+
+    The server's output goes to ``log`` (default: discarded, but shown if it fails to start).
+    """
+    port = port or free_port()
+    out = open(log, "wb") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
+    with out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "conquian.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                db_url,
+                "--bot-delay",
+                str(bot_delay),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/rules", timeout=2):
+                    return proc, base
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    proc.wait()
+                    out.seek(0)
+                    err = out.read().decode(errors="replace")
+                    raise RuntimeError(f"the server did not start: {err[-2000:]}") from None
+                time.sleep(0.1)
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST JSON and read the JSON answer."""
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+@dataclass
+class Stats:
+    """What the load run measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    acked_at: list[float] = field(default_factory=list)
+    finished_at: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games_done: int = 0
+    actions: int = 0
+    start: float = 0.0
+
+
+async def play_seat(
+    ws_base: str, game_id: str, token: str, bot_name: str, seed: int, stats: Stats, think: float
+) -> bool:
+    """Play one seat to the end of the match; True when the match ended.
+
+    Before each action the seat waits ``think`` seconds on average (uniform in
+    0.5-1.5 times it), as a person would; 0 sends each action at once.
+    """
+    rng = random.Random(seed)
+    bot = make_bot(bot_name, rng=random.Random(seed))
+    dealt = -1
+    sent_at: dict[int, float] = {}
+    next_id = 0
+    async with websockets.connect(
+        f"{ws_base}/ws/{game_id}?token={token}", max_size=2**22, compression=None
+    ) as ws:
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors.append(msg["message"])
+                continue
+            if msg["type"] != "state":
+                continue
+            ack = msg.get("ack")
+            if ack in sent_at:
+                now = time.perf_counter()
+                stats.latencies.append(now - sent_at.pop(ack))
+                stats.acked_at.append(now)
+                stats.actions += 1
+            if msg["match"]["over"]:
+                stats.finished_at.append(time.perf_counter())
+                return True
+            obs_data = msg["obs"]
+            if not obs_data["legal_actions"] or sent_at:
+                continue
+            obs = Observation.from_dict(obs_data)
+            deal = msg["match"]["deal"]
+            if deal != dealt:
+                bot.new_deal(obs.player, obs.rules)
+                dealt = deal
+            action = bot.act(obs)
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            next_id += 1
+            sent_at[next_id] = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "action": str(action), "id": next_id}))
+    return False
+
+
+async def run_load(
+    base: str, games: int, bot_name: str, seed: int, stats: Stats, think: float = 0.0
+) -> float:
+    """Create ``games`` friend games and play them all at once; returns the playing time."""
+    loop = asyncio.get_running_loop()
+    seats: list[tuple[str, str]] = []
+    for i in range(games):
+        made = await loop.run_in_executor(
+            None, post, f"{base}/api/games", {"mode": "friend", "name": f"load{i}a"}
+        )
+        joined = await loop.run_in_executor(
+            None, post, f"{base}/api/games/{made['id']}/join", {"name": f"load{i}b"}
+        )
+        seats += [(made["id"], made["token"]), (made["id"], joined["token"])]
+    ws_base = "ws" + base.removeprefix("http")
+    start = stats.start = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think)
+            for i, (game_id, token) in enumerate(seats)
+        ),
+        return_exceptions=True,
+    )
+    elapsed = time.perf_counter() - start
+    for result in results:
+        if isinstance(result, BaseException):
+            stats.errors.append(f"{type(result).__name__}: {result}")
+    stats.games_done = sum(1 for r in results if r is True) // 2
+    return elapsed
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
+    lat = [x * 1000 for x in stats.latencies] or [0.0]
+    # throughput while every game was still being played (until the first one ended)
+    first_end = min(stats.finished_at, default=stats.start + elapsed)
+    window = first_end - stats.start
+    in_window = sum(1 for t in stats.acked_at if t <= first_end)
+    durations = sorted(t - stats.start for t in stats.finished_at) or [elapsed]
+    return {
+        "games": games,
+        "games_finished": stats.games_done,
+        "errors": len(stats.errors),
+        "actions": stats.actions,
+        "seconds": round(elapsed, 2),
+        "actions_per_s": round(stats.actions / elapsed, 1) if elapsed else 0.0,
+        "games_per_s": round(stats.games_done / elapsed, 2) if elapsed else 0.0,
+        "all_games_running_s": round(window, 2),
+        "actions_per_s_all_running": round(in_window / window, 1) if window > 0 else 0.0,
+        "game_seconds_median": round(statistics.median(durations), 1),
+        "latency_ms": {
+            "mean": round(statistics.fmean(lat), 2),
+            "p50": round(percentile(lat, 0.50), 2),
+            "p90": round(percentile(lat, 0.90), 2),
+            "p99": round(percentile(lat, 0.99), 2),
+            "max": round(max(lat), 2),
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m conquian.web.load",
+        description="Play many concurrent bot-vs-bot games through a real server on loopback.",
+    )
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--bot", default="greedy", help="the bot of every seat (default greedy)")
+    parser.add_argument("--seed", type=int, default=1, help="bots' seed (default 1)")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000.0,
+        help="mean pause of a seat before each action, like a person's (default 1000; 0: none)",
+    )
+    parser.add_argument("--timeout", type=float, default=300.0, help="stop after S seconds")
+    parser.add_argument(
+        "--url",
+        help="use this server on this computer (http://127.0.0.1:PORT) instead of starting one",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.think_ms < 0 or args.timeout <= 0:
+        parser.error("--games must be at least 1, --think-ms and --timeout not negative")
+    if args.url is not None:
+        host = urllib.parse.urlsplit(args.url).hostname
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            parser.error("--url must be a server on this computer (loopback only)")
+    stats = Stats()
+    proc = None
+    tmp = tempfile.TemporaryDirectory(prefix="conquian-load-")
+    try:
+        base = args.url
+        if base is None:
+            db = Path(tmp.name) / "load.sqlite3"
+            proc, base = start_server(f"sqlite:///{db}")
+
+        async def bounded() -> float:
+            return await asyncio.wait_for(
+                run_load(base, args.games, args.bot, args.seed, stats, args.think_ms / 1000),
+                args.timeout,
+            )
+
+        try:
+            elapsed = asyncio.run(bounded())
+        except TimeoutError:
+            stats.errors.append(f"stopped after {args.timeout} s")
+            elapsed = args.timeout
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+        tmp.cleanup()
+    result = report(stats, args.games, elapsed)
+    result["cpus"] = os.cpu_count()
+    result["think_ms"] = args.think_ms
+    if args.json:
+        print(json.dumps(result))
+    else:
+        lat = result["latency_ms"]
+        print(
+            f"{result['games_finished']}/{args.games} games finished, {result['errors']} errors, "
+            f"{result['actions']} actions in {result['seconds']} s "
+            f"(think time {args.think_ms:g} ms) "
+            f"({result['actions_per_s']} actions/s, {result['games_per_s']} games/s)"
+        )
+        print(
+            f"while all {args.games} games were being played ({result['all_games_running_s']} s): "
+            f"{result['actions_per_s_all_running']} actions/s; median game "
+            f"{result['game_seconds_median']} s"
+        )
+        print(
+            f"action round trip (ms): mean {lat['mean']}, p50 {lat['p50']}, p90 {lat['p90']}, "
+            f"p99 {lat['p99']}, max {lat['max']}"
+        )
+        for error in stats.errors[:5]:
+            print(f"error: {error}")
+    return 0 if not stats.errors and result["games_finished"] == args.games else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

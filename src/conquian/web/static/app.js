@@ -1,0 +1,712 @@
+// The Conquian browser client.  It holds no rules: it draws what the server sends
+// (this seat's observation, the legal actions, the moves in words) and sends back
+// one of the legal actions.  Routes live in the URL fragment:
+//   #/                      home: new game, your games, the lobby
+//   #/g/ID/TOKEN            play a seat (the token is the seat's secret)
+//   #/join/ID               take the free seat of a friend's game
+//   #/watch/ID              watch a game (public information only)
+//   #/replay/ID/DEAL        step through a finished deal
+//   #/rules                 how to play
+
+import { cardSVG, cardLabel, cardName, parseCard, suitColour, suitIcon } from "./cards.js";
+
+const app = document.getElementById("app");
+const toastBox = document.getElementById("toast");
+const deckSelect = document.getElementById("deck");
+const LEVELS = [
+  ["easy", "Easy"],
+  ["medium", "Medium"],
+  ["hard", "Hard"],
+  ["expert", "Expert"],
+];
+
+let deck = localStorage.getItem("conquian.deck") || "french";
+deckSelect.value = deck;
+deckSelect.addEventListener("change", () => {
+  deck = deckSelect.value;
+  localStorage.setItem("conquian.deck", deck);
+  rerender();
+});
+
+let view = null; // the current screen: {kind, ...}
+let socket = null;
+
+// ------------------------------------------------------------------ helpers
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function toast(message, kind = "info") {
+  toastBox.textContent = message;
+  toastBox.className = `show ${kind}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => (toastBox.className = ""), kind === "error" ? 6000 : 3500);
+}
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `The server answered ${response.status}.`);
+  return data;
+}
+
+function chip(token) {
+  const { rank, suit } = parseCard(token);
+  const label = deck === "spanish" ? ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"][rank] : "A234567JQK"[rank];
+  return `<span class="chip suit-${suit}" style="color:${suitColour(token, deck)}" data-card="${token}" title="${esc(cardName(token, deck))}">${label}${suitIcon(suit, deck)}</span>`;
+}
+
+function words(segments) {
+  return (segments || []).map((s) => (typeof s === "string" ? esc(s) : chip(s.card))).join("");
+}
+
+function card(token, extra = "") {
+  const name = token ? cardName(token, deck) : "hidden card";
+  return `<span class="card ${extra}" data-card="${token || ""}" role="img" aria-label="${esc(name)}">${cardSVG(token, deck)}</span>`;
+}
+
+function meld(cards, extra = "") {
+  return `<div class="meld">${cards.map((c) => card(c, extra)).join("")}</div>`;
+}
+
+function melds(list) {
+  if (!list.length) return `<div class="empty">no melds yet</div>`;
+  return list.map((m) => meld(m)).join("");
+}
+
+function myGames() {
+  try {
+    return JSON.parse(localStorage.getItem("conquian.games") || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function remember(id, token, label) {
+  const games = myGames().filter((g) => g.id !== id);
+  games.unshift({ id, token, label, at: Date.now() });
+  localStorage.setItem("conquian.games", JSON.stringify(games.slice(0, 20)));
+}
+
+function closeSocket() {
+  if (socket) {
+    socket.onclose = null;
+    socket.close();
+    socket = null;
+  }
+}
+
+// ------------------------------------------------------------------ routing
+
+function route() {
+  closeSocket();
+  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const [page, id, extra] = parts;
+  if (page === "g" && id && extra) return showGame(id, extra);
+  if (page === "watch" && id) return showGame(id, null);
+  if (page === "join" && id) return showJoin(id);
+  if (page === "replay" && id && extra) return showReplay(id, extra);
+  if (page === "rules") return showRules();
+  return showHome();
+}
+
+function rerender() {
+  if (view && view.render) view.render();
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("DOMContentLoaded", route);
+if (document.readyState !== "loading") route();
+
+// ------------------------------------------------------------------ home
+
+function showHome() {
+  const name = localStorage.getItem("conquian.name") || "";
+  view = { kind: "home" };
+  document.title = "Conquian";
+  const mine = myGames();
+  app.innerHTML = `
+    <section class="home">
+      <div class="hero">
+        <div class="fan">${["Ah", "2h", "3h"].map((c) => card(c)).join("")}</div>
+        <div>
+          <h1>Conquian</h1>
+          <p>The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win;
+          every card you take goes straight onto your table. <a href="#/rules">How to play</a></p>
+        </div>
+      </div>
+      <form id="new-game" class="panel">
+        <h2>New game</h2>
+        <label>Your name <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="Player 1"></label>
+        <fieldset>
+          <legend>Against the computer</legend>
+          <div class="levels">${LEVELS.map(([v, t], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${t}</label>`).join("")}</div>
+          <button type="submit" id="play-bot" class="primary">Play the computer</button>
+        </fieldset>
+        <fieldset>
+          <legend>Against a friend</legend>
+          <p class="small">Create a game and send your friend the invitation link.</p>
+          <button type="button" id="play-friend">Create a game for a friend</button>
+        </fieldset>
+      </form>
+      <section class="panel">
+        <h2>Your games</h2>
+        ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${new Date(g.at).toLocaleString()}</span></li>`).join("")}</ul>` : `<p class="small">Games you play in this browser are listed here.</p>`}
+      </section>
+      <section class="panel" id="lobby">
+        <h2>Lobby <button type="button" id="refresh" class="small-btn">Refresh</button></h2>
+        <div id="lobby-list"><p class="small">Loading…</p></div>
+      </section>
+    </section>`;
+  const nameInput = document.getElementById("name");
+  const start = async (mode) => {
+    const player = nameInput.value.trim();
+    localStorage.setItem("conquian.name", player);
+    const level = (document.querySelector("input[name=level]:checked") || {}).value;
+    try {
+      const body = { mode, name: player || null };
+      if (mode === "bot") body.level = level;
+      const made = await api("/api/games", body);
+      remember(made.id, made.token, mode === "bot" ? `Against the computer (${level})` : "Against a friend");
+      location.hash = `#/g/${made.id}/${made.token}`;
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  document.getElementById("new-game").addEventListener("submit", (e) => {
+    e.preventDefault();
+    start("bot");
+  });
+  document.getElementById("play-friend").addEventListener("click", () => start("friend"));
+  document.getElementById("refresh").addEventListener("click", loadLobby);
+  loadLobby();
+}
+
+async function loadLobby() {
+  const box = document.getElementById("lobby-list");
+  if (!box) return;
+  try {
+    const lobby = await api("/api/lobby");
+    const open = lobby.open.map((g) => `<li><span>${esc(g.players[0] || "Someone")} is waiting for an opponent</span> <a class="button" href="#/join/${g.id}">Join</a></li>`);
+    const live = lobby.playing.map((g) => `<li><span>${esc(g.players[0])} vs ${esc(g.players[1])}</span> <a class="button" href="#/watch/${g.id}">Watch</a></li>`);
+    box.innerHTML =
+      `<h3>Open games</h3>${open.length ? `<ul class="list">${open.join("")}</ul>` : `<p class="small">No one is waiting right now.</p>`}` +
+      `<h3>Being played</h3>${live.length ? `<ul class="list">${live.join("")}</ul>` : `<p class="small">No games right now.</p>`}`;
+  } catch (err) {
+    box.innerHTML = `<p class="error">${esc(err.message)}</p>`;
+  }
+}
+
+// ------------------------------------------------------------------ join
+
+async function showJoin(id) {
+  view = { kind: "join" };
+  const name = localStorage.getItem("conquian.name") || "";
+  app.innerHTML = `<section class="panel narrow"><h2>Join a game</h2><p id="join-info" class="small">Loading…</p>
+    <form id="join-form"><label>Your name <input id="name" maxlength="24" value="${esc(name)}" placeholder="Player 2"></label>
+    <button class="primary" id="join-btn" type="submit">Join the game</button></form></section>`;
+  try {
+    const info = await api(`/api/games/${encodeURIComponent(id)}`);
+    const free = info.joined.some((j) => !j);
+    document.getElementById("join-info").innerHTML = free
+      ? `${esc(info.names[0])} invites you to a game of Conquian.`
+      : `This game already has two players. <a href="#/watch/${esc(id)}">Watch it</a>.`;
+  } catch (err) {
+    document.getElementById("join-info").textContent = err.message;
+  }
+  document.getElementById("join-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const player = document.getElementById("name").value.trim();
+    localStorage.setItem("conquian.name", player);
+    try {
+      const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, { name: player || null });
+      remember(id, joined.token, "Against a friend");
+      location.hash = `#/g/${id}/${joined.token}`;
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  });
+}
+
+// ------------------------------------------------------------------ the game
+
+function showGame(id, token) {
+  const game = {
+    kind: "game",
+    id,
+    token,
+    state: null,
+    selected: new Set(),
+    chooser: null, // {title, actions}
+    hint: null,
+    seenDeal: Number(localStorage.getItem(`conquian.seen.${id}`) || 0),
+    askedRematch: false,
+    nextId: 1,
+    pending: false,
+    retries: 0,
+    render: () => renderGame(game),
+  };
+  view = game;
+  app.innerHTML = `<p class="loading">Connecting…</p>`;
+  connect(game);
+}
+
+function connect(game) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = game.token ? `?token=${encodeURIComponent(game.token)}` : "";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(game.id)}${query}`);
+  socket = ws;
+  ws.onopen = () => {
+    game.retries = 0;
+    game.offline = false;
+  };
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.type === "state") {
+      const before = game.state;
+      game.state = msg;
+      game.pending = false;
+      if (!before || before.seq !== msg.seq) {
+        game.selected.clear();
+        game.chooser = null;
+        game.hint = null;
+      }
+      if (msg.game.rematch && game.askedRematch && game.token) {
+        location.hash = `#/g/${msg.game.rematch}/${game.token}`;
+        return;
+      }
+      renderGame(game);
+    } else if (msg.type === "error") {
+      game.pending = false;
+      toast(msg.message, "error");
+      if (game.state) renderGame(game);
+      else app.innerHTML = `<section class="panel narrow"><h2>Cannot open this game</h2><p class="error">${esc(msg.message)}</p><a href="#/">Back</a></section>`;
+    } else if (msg.type === "hint") {
+      toastBox.className = "";
+      if (game.state && msg.seq === game.state.seq) {
+        game.hint = msg;
+        renderGame(game);
+      }
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    game.offline = true;
+    if (game.state) renderGame(game);
+    const wait = Math.min(5000, 300 * 2 ** game.retries++);
+    setTimeout(() => {
+      if (view === game) connect(game);
+    }, wait);
+  };
+}
+
+function send(game, message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    toast("Not connected to the server; reconnecting…", "error");
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function act(game, text) {
+  if (game.pending) return;
+  if (send(game, { type: "act", action: text, id: game.nextId++ })) {
+    game.pending = true;
+    game.chooser = null;
+    renderGame(game);
+  }
+}
+
+const sameSet = (a, b) => a.length === b.size && a.every((c) => b.has(c));
+
+function chooseTake(game, forms, word) {
+  const selected = game.selected;
+  const all = forms.flatMap((f) => f.actions);
+  let candidates = selected.size ? forms.filter((f) => sameSet(f.played, selected)).flatMap((f) => f.actions) : all;
+  if (!candidates.length) {
+    const ways = forms.map((f) => (f.played.length ? f.played.map((c) => cardLabel(c, deck)).join(" ") : "no hand cards")).join("; ");
+    toast(`No ${word} lays exactly the cards you picked. Possible: ${ways}.`, "error");
+    return;
+  }
+  if (candidates.length === 1) return act(game, candidates[0].text);
+  game.chooser = { word, actions: candidates };
+  renderGame(game);
+}
+
+function phaseButtons(game) {
+  const s = game.state;
+  const legal = s.obs.legal_actions;
+  const kinds = new Set(legal.map((a) => a.split(" ")[0]));
+  const buttons = [];
+  const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending ? "disabled" : ""}>${label} <kbd>${key}</kbd></button>`);
+  if (kinds.has("take")) b("btn-take", s.obs.phase === "forced" ? "Take it (forced)" : "Take", "T", "primary");
+  if (kinds.has("decline")) b("btn-decline", "Decline", "P");
+  if (kinds.has("pass")) {
+    if (legal.includes("pass")) b("btn-pass", "Pass", "P");
+    if (s.lays.length) b("btn-lay", "Lay &amp; pass", "L");
+  }
+  if (kinds.has("force")) b("btn-force", "Force", "F", "primary");
+  if (kinds.has("noforce")) b("btn-noforce", "Let it go", "N");
+  if (kinds.has("discard")) b("btn-discard", "Discard", "D", "primary");
+  if (legal.length) b("btn-hint", "Hint", "H", "ghost");
+  return buttons.join("");
+}
+
+function statusLine(game) {
+  const s = game.state;
+  const g = s.game;
+  const me = s.seat;
+  if (s.match.over) return "The match is over.";
+  if (me !== null && !g.joined.every(Boolean)) return "Waiting for your friend to join…";
+  if (s.obs.legal_actions.length) return words(s.situation);
+  const who = s.obs.to_act;
+  const name = who === me ? "you" : g.names[who] || "your opponent";
+  const thinking = g.kinds[who] === "bot" ? " is thinking…" : " to play…";
+  return who === me ? "Your move is being sent…" : `Waiting: ${esc(name)}${thinking}`;
+}
+
+function renderGame(game) {
+  if (view !== game || !game.state) return;
+  const s = game.state;
+  const g = s.game;
+  const obs = s.obs;
+  const me = s.seat === null ? 0 : s.seat;
+  const opp = 1 - me;
+  const watching = s.seat === null;
+  const names = g.names.map((n, i) => (s.seat === i ? `${n || "You"} (you)` : n || "Waiting for a player"));
+  document.title = `Conquian — ${g.names[0]} vs ${g.names[1] || "?"}`;
+  const hand = obs.hand || [];
+  const discardPhase = obs.legal_actions.some((a) => a.startsWith("discard"));
+  const inviteLink = `${location.origin}${location.pathname}#/join/${g.id}`;
+  const waiting = !watching && !g.joined.every(Boolean);
+  const balance = s.match.balance;
+  const score = (p) => (balance[p] > 0 ? `+${balance[p]}` : `${balance[p]}`);
+  const oppBacks = Array.from({ length: obs.hand_counts[opp] }, () => card(null, "back")).join("");
+  const myBacks = Array.from({ length: obs.hand_counts[me] }, () => card(null, "back")).join("");
+  const centre = obs.centre
+    ? `${card(obs.centre, "big")}<div class="origin">${esc(s.origin)}</div>`
+    : `<div class="slot"></div><div class="origin">${obs.phase === "over" ? "Deal over" : "No card in the centre"}</div>`;
+  const toAct = (p) => obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "";
+  const chooser = game.chooser
+    ? `<div class="chooser" role="dialog" aria-label="Choose how to lay the cards"><h3>Choose how to lay ${obs.centre ? chip(obs.centre) : "the cards"}</h3><ol>${game.chooser.actions
+        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${game.hint && game.hint.action === a.text ? ` <span class="badge">hint</span>` : ""}</button></li>`)
+        .join("")}</ol><button id="btn-cancel" class="ghost">Cancel <kbd>Esc</kbd></button></div>`
+    : "";
+  const hint = game.hint ? `<div class="hint"><strong>Hint:</strong> ${words(game.hint.words)}${game.hint.why ? ` <span class="small">— ${esc(game.hint.why)}</span>` : ""}</div>` : "";
+  app.innerHTML = `
+  <section class="game${watching ? " watching" : ""}">
+    <div class="board">
+      ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
+      ${watching ? `<div class="banner">You are watching: only public information is shown.</div>` : ""}
+      ${waiting ? `<div class="banner invite">Send this link to your friend: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
+      <div class="player opp${toAct(opp)}">
+        <div class="who"><span class="name">${esc(names[opp])}</span> <span class="count" id="opp-count">${obs.hand_counts[opp]} cards in hand</span></div>
+        <div class="backs">${oppBacks}</div>
+        <div class="table" id="table-${opp}" aria-label="${esc(names[opp])}'s table">${melds(obs.tables[opp])}</div>
+      </div>
+      <div class="middle">
+        <div class="stock" title="Cards left in the stock">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label"><span id="stock-count">${obs.stock_count}</span> in stock</div></div>
+        <div class="centre" id="centre">${centre}</div>
+        <div class="dead"><div class="label">Dead cards (${obs.dead.length})</div><div class="chips" id="dead">${obs.dead.map(chip).join(" ") || `<span class="small">none</span>`}</div></div>
+      </div>
+      <div class="player me${toAct(me)}">
+        <div class="table" id="table-${me}" aria-label="${esc(names[me])}'s table">${melds(obs.tables[me])}</div>
+        <div class="who"><span class="name">${esc(names[me])}</span>${watching ? ` <span class="count">${obs.hand_counts[me]} cards in hand</span>` : ""}</div>
+      </div>
+      <div class="prompt" id="prompt" aria-live="polite">${statusLine(game)}</div>
+      ${hint}
+      <div class="actions" id="actions">${watching ? "" : phaseButtons(game)}</div>
+      ${chooser}
+      <div class="hand${discardPhase ? " discarding" : ""}" id="hand" aria-label="Your hand">${
+        watching
+          ? myBacks
+          : hand.map((c) => `<button class="card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("")
+      }</div>
+      ${!watching && hand.length ? `<p class="small keys">Pick cards with a click (or arrow keys and Space), then press a button or its key.</p>` : ""}
+    </div>
+    <aside class="side">
+      <div class="panel score">
+        <h2>Match</h2>
+        <table><tr><td>${esc(names[0])}</td><td class="num" id="score-0">${score(0)}</td></tr><tr><td>${esc(names[1])}</td><td class="num" id="score-1">${score(1)}</td></tr></table>
+        <p class="small">Deal ${s.match.deal} · stake ${s.match.stake} · ${g.cards_to_win} cards to go out · ${esc(g.rules)} rules</p>
+        ${s.match.over ? matchOverButtons(game) : ""}
+      </div>
+      <div class="panel log">
+        <h2>Moves</h2>
+        <ol id="log">${s.log.map((l) => `<li>${words(l)}</li>`).join("") || `<li class="small">No moves yet.</li>`}</ol>
+      </div>
+    </aside>
+    ${summaryOverlay(game)}
+  </section>`;
+  app.dataset.seq = String(s.seq);
+  const logBox = document.getElementById("log");
+  if (logBox) logBox.scrollTop = logBox.scrollHeight;
+  wireGame(game);
+}
+
+function matchOverButtons(game) {
+  const s = game.state;
+  const g = s.game;
+  const rematch = g.rematch
+    ? game.token
+      ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">Go to the rematch</a>`
+      : `<a class="button" href="#/watch/${g.rematch}">Watch the rematch</a>`
+    : game.token
+      ? `<button class="primary btn-rematch">Rematch</button>`
+      : "";
+  const deals = Array.from({ length: s.match.deal }, (_, i) => i + 1);
+  return `<div class="over-buttons">${rematch}
+    ${deals.map((d) => `<a class="button" href="/api/games/${g.id}/records/${d}" download>Record${deals.length > 1 ? ` ${d}` : ""}</a> <a class="button" href="#/replay/${g.id}/${d}">Replay${deals.length > 1 ? ` ${d}` : ""}</a>`).join(" ")}</div>`;
+}
+
+function summaryOverlay(game) {
+  const s = game.state;
+  const last = s.last;
+  if (!last || last.deal <= game.seenDeal) return "";
+  const winnerTable = last.winner === null ? [] : last.tables[last.winner];
+  const over = s.match.over;
+  return `<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="summary-title">
+    <div class="summary panel" id="summary">
+      <h2 id="summary-title">${over ? "Game over" : `Deal ${last.deal} is over`}</h2>
+      ${last.lines.map((l) => `<p>${words(l)}</p>`).join("")}
+      ${winnerTable.length ? `<div class="table winning">${melds(winnerTable)}</div>` : ""}
+      ${over ? matchOverButtons(game) : ""}
+      <button id="btn-next" class="${over ? "" : "primary"}">${over ? "Look at the table" : "Next deal"} <kbd>Enter</kbd></button>
+    </div></div>`;
+}
+
+function wireGame(game) {
+  const s = game.state;
+  const on = (id, fn) => {
+    const el = document.getElementById(id);
+    if (el) el.addEventListener("click", fn);
+  };
+  document.querySelectorAll("#hand .card-btn").forEach((btn) => {
+    btn.addEventListener("click", () => toggle(game, btn.dataset.card));
+    btn.addEventListener("dblclick", () => {
+      if (s.obs.legal_actions.includes(`discard ${btn.dataset.card}`)) act(game, `discard ${btn.dataset.card}`);
+    });
+  });
+  on("btn-take", () => chooseTake(game, s.takes, "take"));
+  on("btn-lay", () => chooseTake(game, s.lays, "lay"));
+  on("btn-decline", () => act(game, "decline"));
+  on("btn-pass", () => act(game, "pass"));
+  on("btn-force", () => act(game, "force"));
+  on("btn-noforce", () => act(game, "noforce"));
+  on("btn-discard", () => discard(game));
+  on("btn-hint", () => {
+    if (send(game, { type: "hint" })) toast("Thinking about a hint…");
+  });
+  on("btn-cancel", () => {
+    game.chooser = null;
+    renderGame(game);
+  });
+  document.querySelectorAll(".btn-rematch").forEach((btn) =>
+    btn.addEventListener("click", () => {
+      game.askedRematch = true;
+      send(game, { type: "rematch" });
+    }),
+  );
+  on("btn-next", () => closeSummary(game));
+  on("copy-invite", async () => {
+    const input = document.getElementById("invite");
+    try {
+      await navigator.clipboard.writeText(input.value);
+      toast("Link copied.");
+    } catch {
+      input.select();
+    }
+  });
+  document.querySelectorAll(".choice").forEach((btn) => btn.addEventListener("click", () => act(game, btn.dataset.action)));
+  const summary = document.getElementById("btn-next");
+  if (summary) summary.focus();
+  else if (game.chooser) document.querySelector(".choice")?.focus();
+}
+
+function closeSummary(game) {
+  game.seenDeal = game.state.last.deal;
+  localStorage.setItem(`conquian.seen.${game.id}`, String(game.seenDeal));
+  renderGame(game);
+}
+
+function toggle(game, c) {
+  if (game.selected.has(c)) game.selected.delete(c);
+  else game.selected.add(c);
+  const focused = document.activeElement?.dataset?.card;
+  renderGame(game);
+  if (focused) document.querySelector(`#hand [data-card="${focused}"]`)?.focus();
+}
+
+function discard(game) {
+  const legal = game.state.obs.legal_actions;
+  if (game.selected.size !== 1) {
+    toast("Pick the one card to discard (or double-click it).", "error");
+    return;
+  }
+  const [c] = game.selected;
+  const text = `discard ${c}`;
+  if (!legal.includes(text)) {
+    toast(`${cardLabel(c, deck)} cannot be discarded now.`, "error");
+    return;
+  }
+  act(game, text);
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!view || view.kind !== "game" || !view.state) return replayKeys(event);
+  if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+  const game = view;
+  const key = event.key;
+  if (document.getElementById("summary")) {
+    if (key === "Enter" || key === "Escape") {
+      event.preventDefault();
+      closeSummary(game);
+    }
+    return;
+  }
+  if (game.chooser) {
+    const n = Number(key);
+    if (n >= 1 && n <= game.chooser.actions.length) {
+      event.preventDefault();
+      act(game, game.chooser.actions[n - 1].text);
+    } else if (key === "Escape") {
+      game.chooser = null;
+      renderGame(game);
+    }
+    return;
+  }
+  if (key === "ArrowRight" || key === "ArrowLeft") {
+    const cards = [...document.querySelectorAll("#hand .card-btn")];
+    if (!cards.length) return;
+    const at = cards.indexOf(document.activeElement);
+    const next = at < 0 ? 0 : (at + (key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
+    cards[next].focus();
+    event.preventDefault();
+    return;
+  }
+  if (key === "Escape") {
+    game.selected.clear();
+    renderGame(game);
+    return;
+  }
+  const button = document.querySelector(`#actions button[data-key="${key.toUpperCase()}"]`);
+  if (button && !button.disabled) {
+    event.preventDefault();
+    button.click();
+  }
+});
+
+// ------------------------------------------------------------------ replay
+
+async function showReplay(id, deal) {
+  const replay = { kind: "replay", at: 0, frames: null, render: () => renderReplay(replay) };
+  view = replay;
+  app.innerHTML = `<p class="loading">Loading the replay…</p>`;
+  try {
+    const data = await api(`/api/games/${encodeURIComponent(id)}/replay/${encodeURIComponent(deal)}`);
+    Object.assign(replay, data, { id });
+    renderReplay(replay);
+  } catch (err) {
+    app.innerHTML = `<section class="panel narrow"><h2>No replay</h2><p class="error">${esc(err.message)}</p><a href="#/">Back</a></section>`;
+  }
+}
+
+function renderReplay(r) {
+  if (view !== r || !r.frames) return;
+  const f = r.frames[r.at];
+  const last = r.frames.length - 1;
+  const side = (p) => `<div class="player">
+      <div class="who"><span class="name">${esc(r.players[p])}</span> <span class="count">${f.hands[p].length} in hand</span></div>
+      <div class="chips hand-chips">${f.hands[p].map(chip).join(" ")}</div>
+      <div class="table">${melds(f.tables[p])}</div></div>`;
+  app.innerHTML = `<section class="replay panel">
+    <h2>Replay of deal ${r.deal}: ${esc(r.players[0])} vs ${esc(r.players[1])} <span class="small">(${esc(r.result)})</span></h2>
+    <div class="replay-controls">
+      <button id="rp-first" aria-label="First position">« First</button>
+      <button id="rp-prev" aria-label="Previous move">‹ Back</button>
+      <input id="rp-slider" type="range" min="0" max="${last}" value="${r.at}" aria-label="Move">
+      <button id="rp-next" aria-label="Next move">Next ›</button>
+      <button id="rp-last" aria-label="Last position">Last »</button>
+      <span id="rp-step">${r.at} / ${last}</span>
+    </div>
+    <p class="prompt" id="rp-words">${r.at ? words(f.words) : "The deal, before the first move."}</p>
+    ${side(1)}
+    <div class="middle"><div class="stock"><div class="label">${f.stock_count} in stock</div></div>
+      <div class="centre">${f.centre ? card(f.centre, "big") : `<div class="slot"></div>`}</div>
+      <div class="dead"><div class="label">Dead cards</div><div class="chips">${f.dead.map(chip).join(" ")}</div></div></div>
+    ${side(0)}
+    <p class="small">Keys: ← → step, Home / End. <a href="/api/games/${r.id}/records/${r.deal}" download>Download the record</a></p>
+  </section>`;
+  const go = (n) => {
+    r.at = Math.max(0, Math.min(last, n));
+    renderReplay(r);
+  };
+  document.getElementById("rp-first").onclick = () => go(0);
+  document.getElementById("rp-prev").onclick = () => go(r.at - 1);
+  document.getElementById("rp-next").onclick = () => go(r.at + 1);
+  document.getElementById("rp-last").onclick = () => go(last);
+  document.getElementById("rp-slider").oninput = (e) => go(Number(e.target.value));
+}
+
+function replayKeys(event) {
+  if (!view || view.kind !== "replay" || !view.frames) return;
+  if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+  const r = view;
+  const moves = { ArrowRight: r.at + 1, ArrowLeft: r.at - 1, Home: 0, End: r.frames.length - 1 };
+  if (event.key in moves) {
+    event.preventDefault();
+    r.at = Math.max(0, Math.min(r.frames.length - 1, moves[event.key]));
+    renderReplay(r);
+  }
+}
+
+// ------------------------------------------------------------------ rules
+
+async function showRules() {
+  view = { kind: "rules" };
+  document.title = "Conquian — rules";
+  app.innerHTML = `<section class="panel rules">
+    <h1>How to play Conquian</h1>
+    <p>Two players, a 40-card deck: ace to 7, then jack, queen and king, in four suits
+    (the Spanish deck: 1 to 7, sota, caballo and rey of oros, copas, espadas and bastos). The 7 and
+    the jack are next to each other.</p>
+    <h2>Goal</h2>
+    <p>Be the first to have <strong>11 cards</strong> face up on your own table in melds: <em>sets</em>
+    of three or four cards of one rank, and <em>runs</em> of three or more cards of one suit in order
+    (A 2 3 4 5 6 7 J Q K; no wrap-around). Your ten hand cards plus one card taken from the centre make the eleven.</p>
+    <h2>A turn</h2>
+    <ol>
+      <li>Each player is dealt 10 cards; the other 20 form the stock, face down. The non-dealer plays first.</li>
+      <li>If a card is <strong>offered</strong> to you (your opponent's discard, or a stock card he turned and passed),
+        <strong>take</strong> it or <strong>decline</strong> it.</li>
+      <li>After declining (and on the very first turn) you turn the top card of the stock: <strong>take</strong> it or
+        <strong>pass</strong> it. A passed card is offered to your opponent.</li>
+      <li>To take a card you meld it at once, with cards from your hand or onto your melds; you may rearrange your own
+        melds while you do. A taken card never goes into your hand. After a take you <strong>discard</strong> a card,
+        which is offered to your opponent.</li>
+      <li>A refused card goes to the dead pile for good. If you refuse a card that fits your melds, your opponent may
+        <strong>force</strong> you to take it.</li>
+      <li>If the stock runs out before anyone goes out, the deal is drawn and the stake carries over to the next deal.</li>
+    </ol>
+    <h2>In this game</h2>
+    <p>Pick cards from your hand (click, or arrow keys and Space), then press <kbd>T</kbd> Take,
+    <kbd>P</kbd> Decline / Pass, <kbd>D</kbd> Discard, <kbd>F</kbd> Force, <kbd>N</kbd> Let it go, or
+    <kbd>H</kbd> for a hint. When a card can be laid in several ways, you choose one from a list
+    (keys <kbd>1</kbd>–<kbd>9</kbd>).</p>
+    <h2>Every rule of the standard game</h2>
+    <pre id="rules-text">Loading…</pre>
+  </section>`;
+  try {
+    const data = await api("/api/rules");
+    document.getElementById("rules-text").textContent = data.text;
+  } catch (err) {
+    document.getElementById("rules-text").textContent = err.message;
+  }
+}

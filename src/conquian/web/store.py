@@ -1,0 +1,344 @@
+"""Storage of web games: SQLAlchemy Core tables in SQLite (default) or PostgreSQL.
+
+A game (one match) is stored as its seeds and the list of accepted actions; the
+server rebuilds any game by replaying its actions, so a restart loses nothing.
+Each finished deal is also kept as a game record (the TOML record format).
+
+Tables:
+
+``games``     one row per match: rules, seeds, mode (``bot`` or ``friend``), status
+``seats``     two rows per game: who sits there, and a hash of the seat's secret token
+``actions``   every accepted action, numbered, with its deal and player
+``records``   the record of every finished deal
+
+All methods are synchronous; the server calls them from one worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("level", String(16)),
+    Column("rules", Text, nullable=False),
+    Column("match_seed", BigInteger, nullable=False),
+    Column("bot_seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("rematch_id", String(32)),
+    Column("rematch_of", String(32)),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64)),
+    Column("joined", Float),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("deal", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("result", String(64), nullable=False),
+    Column("record", Text, nullable=False),
+)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data directory."""
+    from ..play.storage import default_data_dir
+
+    return f"sqlite:///{default_data_dir() / 'web.sqlite3'}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a stored game."""
+
+    seat: int
+    kind: str
+    """``human`` or ``bot``."""
+    name: str
+    token_hash: str | None
+    joined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One stored game with its seats."""
+
+    id: str
+    created: float
+    mode: str
+    level: str | None
+    rules: str
+    match_seed: int
+    bot_seed: int
+    status: str
+    rematch_id: str | None
+    rematch_of: str | None
+    seats: tuple[SeatRow, SeatRow]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action."""
+
+    seq: int
+    deal: int
+    player: int
+    action: str
+
+
+class Store:
+    """The database of web games."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = _make_engine(url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_game(self, game: GameRow) -> None:
+        """Store a new game and its seats."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=game.id,
+                    created=now,
+                    updated=now,
+                    mode=game.mode,
+                    level=game.level,
+                    rules=game.rules,
+                    match_seed=game.match_seed,
+                    bot_seed=game.bot_seed,
+                    status=game.status,
+                    rematch_of=game.rematch_of,
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "joined": now if s.joined else None,
+                    }
+                    for s in game.seats
+                ],
+            )
+
+    def join(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Fill an empty human seat; False if it was taken meanwhile."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.joined.is_(None))
+                .values(name=name, token_hash=token_hash, joined=now)
+            )
+            if done.rowcount != 1:
+                return False
+            conn.execute(
+                update(games).where(games.c.id == game_id).values(status="playing", updated=now)
+            )
+        return True
+
+    def add_action(
+        self,
+        game_id: str,
+        row: ActionRow,
+        *,
+        record: tuple[int, str, str] | None = None,
+        status: str | None = None,
+    ) -> None:
+        """Commit one action, with the record of the deal it ended and the new status, at once.
+
+        :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(actions).values(
+                    game_id=game_id,
+                    seq=row.seq,
+                    deal=row.deal,
+                    player=row.player,
+                    action=row.action,
+                    at=now,
+                )
+            )
+            if record is not None:
+                deal, result, text = record
+                conn.execute(
+                    insert(records).values(game_id=game_id, deal=deal, result=result, record=text)
+                )
+            values: dict[str, Any] = {"updated": now}
+            if status is not None:
+                values["status"] = status
+            conn.execute(update(games).where(games.c.id == game_id).values(**values))
+
+    def set_rematch(self, game_id: str, rematch: GameRow) -> bool:
+        """Store ``rematch`` as the follow-up of ``game_id``; False if one exists already."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.rematch_id.is_(None))
+                .values(rematch_id=rematch.id)
+            )
+            if done.rowcount != 1:
+                return False
+        self.create_game(rematch)
+        return True
+
+    def load(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
+        """A game and its actions in order, or None if there is no such game."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            seat_rows = conn.execute(
+                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
+            ).all()
+            action_rows = conn.execute(
+                select(actions).where(actions.c.game_id == game_id).order_by(actions.c.seq)
+            ).all()
+        return _game_row(row, seat_rows), [
+            ActionRow(a.seq, a.deal, a.player, a.action) for a in action_rows
+        ]
+
+    def lobby(self, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
+        """Friend games waiting for a second player, and games being played."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as conn:
+            for status in ("open", "playing"):
+                rows = conn.execute(
+                    select(games.c.id, games.c.mode, games.c.level, games.c.updated)
+                    .where(games.c.status == status)
+                    .order_by(games.c.updated.desc())
+                    .limit(limit)
+                ).all()
+                ids = [r.id for r in rows]
+                names: dict[str, list[str]] = {i: ["", ""] for i in ids}
+                if ids:
+                    for s in conn.execute(
+                        select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.joined).where(
+                            seats.c.game_id.in_(ids)
+                        )
+                    ):
+                        names[s.game_id][s.seat] = s.name if s.joined is not None else ""
+                out[status] = [
+                    {"id": r.id, "mode": r.mode, "level": r.level, "players": names[r.id]}
+                    for r in rows
+                ]
+        return out
+
+    def records(self, game_id: str) -> list[tuple[int, str, str]]:
+        """The finished deals of a game: (deal, result, record text)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(records).where(records.c.game_id == game_id).order_by(records.c.deal)
+            ).all()
+        return [(r.deal, r.result, r.record) for r in rows]
+
+
+def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
+    seat_list = [
+        SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None) for s in seat_rows
+    ]
+    return GameRow(
+        id=row.id,
+        created=row.created,
+        mode=row.mode,
+        level=row.level,
+        rules=row.rules,
+        match_seed=row.match_seed,
+        bot_seed=row.bot_seed,
+        status=row.status,
+        rematch_id=row.rematch_id,
+        rematch_of=row.rematch_of,
+        seats=(seat_list[0], seat_list[1]),
+    )
+
+
+def _make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+    if not path or path == ":memory:":
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        # WAL with synchronous=NORMAL: a commit survives the process being killed.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine

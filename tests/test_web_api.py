@@ -1,0 +1,342 @@
+"""The web server in-process: HTTP API, websocket play, secrecy on the wire, bad input.
+
+Every test runs the real Starlette app against a real SQLite file through
+Starlette's TestClient.  The secrecy checks read the true position from the server
+and fail if any message carries a card of the opponent's hand or of the stock.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import CARD_TOKEN, assert_secret, forbidden_for
+
+from conquian.records import GameRecord
+from conquian.web.app import MAX_MESSAGE, create_app
+from conquian.web.hub import Hub, LiveGame
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0)) as c:
+        yield c
+
+
+def hub(client: TestClient) -> Hub:
+    h: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return h
+
+
+def live(client: TestClient, game_id: str) -> LiveGame:
+    return hub(client).live[game_id]
+
+
+def new_friend_game(client: TestClient) -> tuple[str, str, str]:
+    made = client.post("/api/games", json={"mode": "friend", "name": "Ana"})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    return game_id, made.json()["token"], joined.json()["token"]
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    raw = ws.receive_text()
+    assert len(raw) < 200_000
+    data: dict[str, Any] = json.loads(raw)
+    data["_raw"] = raw
+    return data
+
+
+def states_until(ws: Any, seq: int, game: LiveGame, seat: int | None) -> dict[str, Any]:
+    """Read messages until the state with ``seq`` arrives, checking each for secrets."""
+    while True:
+        msg = receive(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            assert_secret(msg, game, seat)
+            if msg["seq"] == seq:
+                return msg
+
+
+def db_actions(db: Path, game_id: str) -> list[tuple[int, int, str]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "select seq, player, action from actions where game_id = ? order by seq", (game_id,)
+        ).fetchall()
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_bot_game_to_the_end_every_ack_is_stored_first(client: TestClient, db: Path) -> None:
+    made = client.post("/api/games", json={"mode": "bot", "level": "easy", "name": "Ana"}).json()
+    game_id, token = made["id"], made["token"]
+    rng = random.Random(3)
+    acks = 0
+    with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
+        while True:
+            msg = receive(ws)
+            assert msg["type"] == "state", msg
+            game = live(client, game_id)
+            assert_secret(msg, game, 0)
+            if msg.get("ack") is not None:
+                acks += 1
+                stored = db_actions(db, game_id)
+                assert len(stored) >= msg["seq"], "acknowledged before it was stored"
+            if msg["match"]["over"]:
+                break
+            legal = msg["obs"]["legal_actions"]
+            if legal:
+                ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": acks}))
+    assert acks > 3
+    last = msg["last"]
+    assert last["winner"] in (0, 1)
+    assert any("wins" in str(line) or "win" in str(line) for line in last["lines"])
+    records = client.get(f"/api/games/{game_id}/records").json()["deals"]
+    assert records[-1]["result"].startswith(f"p{last['winner']} wins")
+    text = client.get(f"/api/games/{game_id}/records/{records[-1]['deal']}")
+    assert text.headers["content-disposition"].startswith("attachment")
+    record = GameRecord.loads(text.text)
+    assert record.final_state().outcome() is not None  # replays with every action checked
+    frames = client.get(f"/api/games/{game_id}/replay/{records[-1]['deal']}").json()["frames"]
+    assert len(frames) == len(record.actions) + 1
+    assert sum(len(h) for h in frames[0]["hands"]) == 20
+    total = sum(len(r.actions) for r in map(GameRecord.loads, _records_text(client, game_id)))
+    assert total == len(db_actions(db, game_id))
+
+
+def _records_text(client: TestClient, game_id: str) -> list[str]:
+    deals = client.get(f"/api/games/{game_id}/records").json()["deals"]
+    return [client.get(f"/api/games/{game_id}/records/{d['deal']}").text for d in deals]
+
+
+def test_friend_game_secrecy_on_the_wire_with_a_spectator(client: TestClient) -> None:
+    game_id, token0, token1 = new_friend_game(client)
+    rng = random.Random(11)
+    with (
+        client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws0,
+        client.websocket_connect(f"/ws/{game_id}?token={token1}") as ws1,
+        client.websocket_connect(f"/ws/{game_id}") as watcher,
+    ):
+        game = live(client, game_id)
+        sockets = {0: ws0, 1: ws1, None: watcher}
+        views = {seat: states_until(ws, 0, game, seat) for seat, ws in sockets.items()}
+        assert views[0]["seat"] == 0 and views[1]["seat"] == 1 and views[None]["seat"] is None
+        assert len(views[0]["obs"]["hand"]) == 10 and len(views[1]["obs"]["hand"]) == 10
+        assert not views[None]["obs"]["legal_actions"]
+        moves = 0
+        while not views[0]["match"]["over"]:
+            to_act = views[0]["obs"]["to_act"]
+            legal = views[to_act]["obs"]["legal_actions"]
+            assert legal and not views[1 - to_act]["obs"]["legal_actions"]
+            sockets[to_act].send_text(
+                json.dumps({"type": "act", "action": rng.choice(legal), "id": moves})
+            )
+            moves += 1
+            views = {seat: states_until(ws, moves, game, seat) for seat, ws in sockets.items()}
+            assert views[to_act]["ack"] == moves - 1
+            assert "ack" not in views[1 - to_act] and "ack" not in views[None]
+    # during play, nothing over HTTP reveals the deal either
+    info = client.get(f"/api/games/{game_id}")
+    assert info.status_code == 200
+    assert not CARD_TOKEN.findall(info.text)
+
+
+def test_http_answers_carry_no_secrets_while_playing(client: TestClient) -> None:
+    game_id, _, _ = new_friend_game(client)
+    game = live(client, game_id)
+    for path in (f"/api/games/{game_id}", "/api/lobby", f"/api/games/{game_id}/records"):
+        answer = client.get(path)
+        leaked = set(CARD_TOKEN.findall(answer.text)) & forbidden_for(game.game.state, None)
+        assert not leaked, path
+        assert str(game.match.seed) not in answer.text
+    assert client.get(f"/api/games/{game_id}/records").status_code == 403
+    assert client.get(f"/api/games/{game_id}/records/1").status_code == 403
+    assert client.get(f"/api/games/{game_id}/replay/1").status_code == 403
+
+
+def test_refresh_reconnect_and_restart_resume_the_same_position(db: Path) -> None:
+    url = f"sqlite:///{db}"
+    rng = random.Random(5)
+    with TestClient(create_app(url, bot_delay=0)) as client:
+        game_id, token0, token1 = new_friend_game(client)
+        tokens = [token0, token1]
+        seq = 0
+        p = 0
+        while seq < 10:  # each move on a new connection, as after a refresh
+            with client.websocket_connect(f"/ws/{game_id}?token={tokens[p]}") as ws:
+                game = live(client, game_id)
+                if game.game.state.player != p:
+                    p = 1 - p
+                    continue
+                view = states_until(ws, seq, game, p)
+                ws.send_text(
+                    json.dumps({"type": "act", "action": rng.choice(view["obs"]["legal_actions"])})
+                )
+                seq += 1
+                p = states_until(ws, seq, game, p)["obs"]["to_act"]
+        with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
+            before = states_until(ws, seq, live(client, game_id), 0)
+    with TestClient(create_app(url, bot_delay=0)) as client:  # a new server on the same file
+        assert game_id not in hub(client).live
+        with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
+            after = states_until(ws, seq, live(client, game_id), 0)
+    for key in ("obs", "log", "match", "situation", "takes"):
+        assert after[key] == before[key], key
+
+
+def test_lobby_join_and_rematch(client: TestClient) -> None:
+    made = client.post("/api/games", json={"mode": "friend", "name": "Ana"}).json()
+    lobby = client.get("/api/lobby").json()
+    assert [g["id"] for g in lobby["open"]] == [made["id"]]
+    assert lobby["open"][0]["players"] == ["Ana", ""]
+    joined = client.post(f"/api/games/{made['id']}/join", json={"name": "Ben"}).json()
+    lobby = client.get("/api/lobby").json()
+    assert not lobby["open"] and lobby["playing"][0]["players"] == ["Ana", "Ben"]
+    again = client.post(f"/api/games/{made['id']}/join", json={"name": "Cy"})
+    assert again.status_code == 409 and "two players" in again.json()["error"]
+    # finish the match quickly by playing random legal moves through the hub's sockets
+    tokens = [made["token"], joined["token"]]
+    rng = random.Random(2)
+    game = live(client, made["id"])
+    with (
+        client.websocket_connect(f"/ws/{made['id']}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"/ws/{made['id']}?token={tokens[1]}") as ws1,
+    ):
+        sockets = [ws0, ws1]
+        views = [states_until(ws, 0, game, p) for p, ws in enumerate(sockets)]
+        seq = 0
+        while not views[0]["match"]["over"]:
+            p = views[0]["obs"]["to_act"]
+            ws = sockets[p]
+            ws.send_text(
+                json.dumps({"type": "act", "action": rng.choice(views[p]["obs"]["legal_actions"])})
+            )
+            seq += 1
+            views = [states_until(w, seq, game, q) for q, w in enumerate(sockets)]
+        ws1.send_text(json.dumps({"type": "rematch"}))
+        rematch = receive(ws1)["game"]["rematch"]
+        assert rematch and receive(ws0)["game"]["rematch"] == rematch
+    fresh = live(client, rematch)
+    assert fresh.names == ("Ana", "Ben") and fresh.seq == 0
+    assert fresh.seat_for(tokens[0]) == 0 and fresh.seat_for(tokens[1]) == 1
+
+
+def test_hint_is_a_legal_action_for_the_player_only(client: TestClient) -> None:
+    game_id, token0, token1 = new_friend_game(client)
+    game = live(client, game_id)
+    p = game.game.state.player
+    token = [token0, token1][p]
+    with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
+        view = states_until(ws, 0, game, p)
+        ws.send_text(json.dumps({"type": "hint"}))
+        hint = receive(ws)
+        assert hint["type"] == "hint" and hint["action"] in view["obs"]["legal_actions"]
+    with client.websocket_connect(f"/ws/{game_id}?token={[token0, token1][1 - p]}") as ws:
+        states_until(ws, 0, game, 1 - p)
+        ws.send_text(json.dumps({"type": "hint"}))
+        assert "your turn" in receive(ws)["message"]
+
+
+# ------------------------------------------------------------------ bad input
+
+
+def expect_error(ws: Any, text: str, fragment: str) -> None:
+    ws.send_text(text)
+    msg = receive(ws)
+    assert msg["type"] == "error", msg
+    assert fragment.lower() in msg["message"].lower(), msg["message"]
+    ws.send_text(json.dumps({"type": "ping", "id": "still"}))  # the connection goes on
+    assert receive(ws) == {"type": "pong", "id": "still", "_raw": '{"type":"pong","id":"still"}'}
+
+
+def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> None:
+    game_id, token0, token1 = new_friend_game(client)
+    game = live(client, game_id)
+    p = game.game.state.player
+    mover, other = ([token0, token1][p], [token0, token1][1 - p])
+    with (
+        client.websocket_connect(f"/ws/{game_id}?token={mover}") as ws,
+        client.websocket_connect(f"/ws/{game_id}?token={other}") as ws_other,
+        client.websocket_connect(f"/ws/{game_id}") as watcher,
+    ):
+        view = states_until(ws, 0, game, p)
+        states_until(ws_other, 0, game, 1 - p)
+        states_until(watcher, 0, game, None)
+        history = list(game.game.history)
+        expect_error(ws, "{not json", "not valid JSON")
+        expect_error(ws, json.dumps({"type": "act", "action": "x" * MAX_MESSAGE}), "too long")
+        expect_error(ws, "[1, 2]", "JSON object")
+        expect_error(ws, json.dumps({"type": "fly"}), "Unknown message type 'fly'")
+        expect_error(ws, json.dumps({"type": "act"}), "needs the action")
+        expect_error(ws, json.dumps({"type": "act", "action": "dance"}), "Unknown action 'dance'")
+        expect_error(ws, json.dumps({"type": "act", "action": "discard Zz"}), "discard")
+        wrong = "force" if "force" not in view["obs"]["legal_actions"] else "discard Kh"
+        expect_error(ws, json.dumps({"type": "act", "action": wrong}), "")
+        expect_error(ws_other, json.dumps({"type": "act", "action": "decline"}), "not your turn")
+        expect_error(watcher, json.dumps({"type": "act", "action": "decline"}), "watching")
+        expect_error(watcher, json.dumps({"type": "rematch"}), "players")
+        expect_error(ws, json.dumps({"type": "rematch"}), "once this match is over")
+        ws.send_bytes(b"\x00\x01")
+        assert "JSON text" in receive(ws)["message"]
+        assert game.game.history == history and game.seq == 0
+        # the other clients were told nothing about those errors: their next message is a pong
+        for sock in (ws_other, watcher):
+            sock.send_text(json.dumps({"type": "ping"}))
+            assert receive(sock)["type"] == "pong"
+        # and the game goes on
+        ws.send_text(json.dumps({"type": "act", "action": view["obs"]["legal_actions"][0]}))
+        assert states_until(ws, 1, game, p)["seq"] == 1
+
+
+def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
+    game_id, _, _ = new_friend_game(client)
+    with client.websocket_connect(f"/ws/{game_id}?token=forged") as ws:
+        first = receive(ws)
+        assert first["type"] == "error" and "not valid" in first["message"]
+        view = receive(ws)
+        assert view["seat"] is None and "hand" not in view["obs"]
+        expect_error(ws, json.dumps({"type": "act", "action": "decline"}), "watching")
+    with client.websocket_connect("/ws/nosuchgame") as ws:
+        assert "no game 'nosuchgame'" in receive(ws)["message"]
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert receive(ws)["type"] == "error"
+    assert client.get("/api/games/nosuchgame").status_code == 404
+    assert client.get("/api/games/bad%20id!").status_code == 404
+    cases = [
+        ({"mode": "solo"}, "Unknown mode"),
+        ({"mode": "bot", "level": "godlike"}, "Unknown level"),
+        ({"mode": "bot", "rules": "standard,max_seq_len=99"}, "Bad rules"),
+        ({"mode": "bot", "name": "n" * 40}, "at most 24"),
+        ({"mode": "bot", "name": 7}, "must be text"),
+        ({"mode": "bot", "colour": "red"}, "Unknown field(s): colour"),
+    ]
+    for body, fragment in cases:
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 400 and fragment in answer.json()["error"], body
+    assert client.post("/api/games", content=b"{oops").json()["error"].startswith("The request")
+    assert client.post("/api/games", content=b"x" * 5000).status_code == 413
+    assert client.post("/api/games", json=[1]).status_code == 400
+    assert client.get(f"/api/games/{game_id}/records/abc").status_code in (400, 403)
+    assert client.get("/api/rules?rules=nonsense").status_code == 400
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from conquian.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 1
+    assert "port must be 0-65535" in capsys.readouterr().err

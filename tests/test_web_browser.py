@@ -1,0 +1,228 @@
+"""End to end: a real headless Chromium plays through a real ``conquian serve`` process.
+
+Needs the ``playwright`` package and Debian's ``chromium`` (``/usr/bin/chromium``);
+``.ci/run`` installs both.  No browser is downloaded.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
+from web_helpers import check_wire
+
+from conquian.web.load import start_server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    proc, base = start_server(f"sqlite:///{db}", bot_delay=0.0)
+    yield base, db
+    proc.terminate()
+    proc.wait(10)
+
+
+def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -> None:
+    """Keep every websocket message the page receives, to check it against the true game."""
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append((seat, str(payload))))
+
+    page.on("websocket", on_socket)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), "install Debian's chromium package (see .ci/run)"
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def game_over(page: Page) -> bool:
+    title = page.locator("#summary-title")
+    return title.count() > 0 and "Game over" in title.inner_text()
+
+
+def move(page: Page, use_keys: bool) -> bool:
+    """Make one move if this page may move now (takes whenever it can); True if it moved."""
+    if page.locator("#summary").count():
+        if game_over(page):
+            return False
+        page.click("#btn-next")
+        return True
+    if not page.locator("#actions button:not([disabled])").count():
+        return False
+    before = page.locator("#app").get_attribute("data-seq")
+    if page.locator("#btn-take").count():
+        page.click("#btn-take")
+        if page.locator(".choice").count():
+            if use_keys:
+                page.keyboard.press("1")
+            else:
+                page.locator(".choice").first.click()
+    elif page.locator("#btn-force").count():
+        page.keyboard.press("F") if use_keys else page.click("#btn-force")
+    elif page.locator("#btn-discard").count():
+        if use_keys:  # move to the last card with the arrow keys and pick it with Space
+            page.locator("#hand .card-btn").first.focus()
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Space")
+            page.keyboard.press("D")
+        else:
+            page.locator("#hand .card-btn").last.click()
+            page.click("#btn-discard")
+    elif page.locator("#btn-decline, #btn-pass").count():
+        if use_keys:
+            page.keyboard.press("P")
+        else:
+            page.locator("#btn-decline, #btn-pass").first.click()
+    else:
+        return False
+    # the move is shown once the server has stored it
+    page.wait_for_function(
+        "n => document.getElementById('app').dataset.seq !== n || document.getElementById('summary')",
+        arg=before,
+        timeout=WAIT_MS,
+    )
+    return True
+
+
+def test_full_game_against_the_computer(served: tuple[str, Path], browser: Browser) -> None:
+    server, db = served
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    frames: list[tuple[int | None, str]] = []
+    listen(page, 0, frames)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.fill("#name", "Ana")
+    page.check("input[name=level][value=easy]")
+    page.click("#play-bot")
+    expect(page.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    expect(page.locator(".player.opp .name")).to_have_text("Computer (easy)")
+    url = page.url
+    # Spanish card faces are only a different drawing of the same cards
+    first = page.locator("#hand .card-btn").first
+    french = first.get_attribute("aria-label")
+    page.select_option("#deck", "spanish")
+    spanish = page.locator("#hand .card-btn").first.get_attribute("aria-label")
+    assert " of " in str(french) and " de " in str(spanish)
+    page.select_option("#deck", "french")
+    moves = 0
+    deadline = time.monotonic() + 150
+    while not game_over(page):
+        assert time.monotonic() < deadline, "the game did not finish"
+        if move(page, use_keys=moves % 2 == 1):
+            moves += 1
+            if moves == 6:  # a refresh resumes the same game
+                hand = page.locator("#hand .card-btn").evaluate_all(
+                    "els => els.map(e => e.dataset.card)"
+                )
+                page.reload()
+                page.wait_for_selector("#hand .card-btn, #summary", timeout=WAIT_MS)
+                assert page.url == url
+                if not page.locator("#summary").count() and page.locator("#hand .card-btn").count():
+                    after = page.locator("#hand .card-btn").evaluate_all(
+                        "els => els.map(e => e.dataset.card)"
+                    )
+                    assert after == hand
+        else:
+            page.wait_for_timeout(50)
+    summary = page.locator("#summary").inner_text()
+    assert re.search(r"wins? the deal|went out", summary), summary
+    assert page.locator("#summary .over-buttons a[download]").count() >= 1
+    assert page.locator("#summary .table.winning .card").count() >= 11
+    assert moves >= 3 and not errors
+    # nothing the browser received held the computer's hand or the stock
+    assert check_wire(db, frames) >= moves
+    # the record downloads, and the deal replays in the browser
+    with page.expect_download() as download:
+        page.locator("#summary .over-buttons a[download]").first.click()
+    assert "conquian-record/1" in Path(download.value.path()).read_text()
+    page.locator("#summary .over-buttons a", has_text="Replay").first.click()
+    expect(page.locator("#rp-step")).to_have_text(re.compile(r"^0 / \d+$"), timeout=WAIT_MS)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#rp-step")).to_have_text(re.compile(r"^1 / \d+$"))
+    assert page.locator("#rp-words .chip").count() >= 1
+    page.close()
+
+
+def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, db = served
+    ana_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
+    ben_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    eve_ctx = browser.new_context()
+    ana, ben, eve = ana_ctx.new_page(), ben_ctx.new_page(), eve_ctx.new_page()
+    frames: list[tuple[int | None, str]] = []
+    for page, seat in ((ana, 0), (ben, 1), (eve, None)):
+        listen(page, seat, frames)
+    ana.goto(server + "/")
+    ana.fill("#name", "Ana")
+    ana.click("#play-friend")
+    invite = ana.locator("#invite")
+    expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+    link = invite.input_value()
+    game_id = link.rsplit("/", 1)[1]
+    # the lobby lists the open game
+    ben.goto(server + "/")
+    expect(ben.locator(f"#lobby-list a[href='#/join/{game_id}']")).to_have_count(1)
+    ben.goto(link)
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
+    expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    # a phone-sized screen: nothing wider than the screen
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
+    expect(ana.locator("#invite")).to_have_count(0, timeout=WAIT_MS)
+    expect(ana.locator(".player.opp .name")).to_have_text("Ben")
+    eve.goto(f"{server}/#/watch/{game_id}")
+    expect(eve.locator(".banner")).to_contain_text("watching", timeout=WAIT_MS)
+    assert eve.locator("#hand .card-btn").count() == 0
+    assert eve.locator("#actions button").count() == 0
+
+    deadline = time.monotonic() + 170
+    turn = 0
+    while not (game_over(ana) and game_over(ben)):
+        assert time.monotonic() < deadline, "the friends' game did not finish"
+        moved = False
+        for page in (ana, ben):
+            if move(page, use_keys=turn % 3 == 0):
+                moved = True
+                turn += 1
+        if not moved:
+            ana.wait_for_timeout(50)
+    # the spectator saw the same moves, still without any hand
+    expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
+    assert eve.locator("#hand .card-btn").count() == 0
+    # rematch: Ana asks, both end up in the new game
+    ana.locator("#summary .btn-rematch").click()
+    expect(ana).to_have_url(re.compile(r"#/g/(?!" + re.escape(game_id) + ")"), timeout=WAIT_MS)
+    expect(ana.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    ben.locator("#summary .go-rematch").click()
+    expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
+    # every message the three browsers received, checked against the true game
+    assert check_wire(db, frames) >= turn
+    for ctx in (ana_ctx, ben_ctx, eve_ctx):
+        ctx.close()
