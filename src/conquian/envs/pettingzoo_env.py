@@ -121,7 +121,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self.episode
 
     def observe(self, agent: str) -> ObsDict:
-        """``agent``'s observation tensor and action mask (all zeros when it is not his turn)."""
+        """``agent``'s observation tensor and action mask (all zeros when it is not his turn).
+
+        Both arrays are fresh copies that the caller owns: later steps leave them alone.
+        """
         observation, mask = self._episode().observation_and_mask(_SEATS[agent])
         return {"observation": observation, "action_mask": mask}
 
@@ -142,10 +145,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             for i, name in enumerate(AGENTS):
                 self.rewards[name] = returns[i]
                 self.terminations[name] = True
-            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+            self.agent_selection = AGENTS[1 - _SEATS[agent]]
+            self._accumulate_rewards()
         else:
-            self.agent_selection = AGENTS[episode.player]
-        self._accumulate_rewards()
+            # Every reward is 0 until the deal ends, so there is nothing to accumulate.
+            self.agent_selection = AGENTS[episode.state.player]
         if self.render_mode == "human":
             self.render()
 

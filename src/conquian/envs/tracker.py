@@ -1,0 +1,275 @@
+"""One player's observation tensor kept up to date in place (the adapters' fast path).
+
+An :class:`ObservationTracker` holds a player's observation tensor (int8 0/1, the
+layout of :func:`~conquian.envs.spaces.encode_observation`) together with the
+values it was last written from.  Each :meth:`~ObservationTracker.update` reads
+those values again and rewrites only the entries that changed since the player's
+previous update; most actions change a handful (the centre card and its source,
+the phase, whose turn it is, the stock count, a hand or table card, one history
+bit).  The from-scratch encoder :func:`~conquian.envs.spaces.observation_bits` stays
+the reference: the first update, and any update after the public history was
+replaced, rebuilds from it, and the tests check that both agree at every step.
+
+What an update reads is all part of the player's own observation: his hand, both
+tables, the centre card and its source, the dead pile, the stock size, the
+opponent's hand *size*, the phase, whose turn it is, the dealer, the public
+history and his own unfinished take.  Never the opponent's hand or the stock order.
+
+>>> from conquian.envs.episode import Episode
+>>> from conquian.rules import Rules
+>>> episode = Episode.deal(Rules(), seed=4, dealer=0)
+>>> tracker = ObservationTracker(episode.layout, 1)
+>>> tracker.update(episode.state, episode.history, episode.pending(1))
+>>> reference = observation_bits(episode.layout, episode.observation(1), episode.pending(1))
+>>> tracker.bits() == reference
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..actions import ActionKind
+from ..melds import Partition
+from ..observation import PublicEvent, observe
+from ..state import GameState, Phase, Source
+from .spaces import MELD_BASE, TAKE, Mask, Pending, TensorLayout, mask_array, observation_bits
+
+_SOURCE_INDEX = {Source.DISCARD: 0, Source.PASSED: 1, Source.TURNED: 2, Source.UPCARD: 3}
+_PHASE_INDEX = {phase: i for i, phase in enumerate(Phase)}
+# Where an opponent's event (or the observer's force) is recorded: slice name by kind.
+_OPP_SLICE = {
+    ActionKind.TAKE: "opp_taken",
+    ActionKind.DECLINE: "opp_declined",
+    ActionKind.PASS: "opp_passed",
+    ActionKind.DISCARD: "opp_discarded",
+}
+
+
+def _write(buffer: bytearray, base: int, old: int, new: int) -> None:
+    """Rewrite the entries ``base + i`` for every bit ``i`` where ``old`` and ``new`` differ."""
+    diff = old ^ new
+    while diff:
+        low = diff & -diff
+        buffer[base + low.bit_length() - 1] = 1 if new & low else 0
+        diff ^= low
+
+
+class ObservationTracker:
+    """One player's observation tensor, rewritten in place from what changed.
+
+    :param layout: the tensor layout of the rules.
+    :param player: the observing player (0 or 1).
+    """
+
+    __slots__ = (
+        "_centre",
+        "_dead",
+        "_dealer",
+        "_hand",
+        "_last",
+        "_length",
+        "_opp",
+        "_opp_count",
+        "_opp_slices",
+        "_own",
+        "_pending",
+        "_phase",
+        "_seen",
+        "_source",
+        "_stock",
+        "_table_bits",
+        "_to_act",
+        "_valid",
+        "buffer",
+        "layout",
+        "player",
+        "view",
+    )
+
+    def __init__(self, layout: TensorLayout, player: int) -> None:
+        self.layout = layout
+        self.player = player
+        self.buffer = bytearray(layout.observation_size)
+        """The tensor's entries, one byte each (0 or 1)."""
+        self.view: Mask = np.frombuffer(self.buffer, dtype=np.int8)
+        """A read-only int8 view of :attr:`buffer`; it changes at every update."""
+        self.view.flags.writeable = False
+        off = layout.offsets
+        self._opp_slices = {kind: off[name] for kind, name in _OPP_SLICE.items()}
+        self._valid = False
+        self._hand = self._dead = self._seen = self._table_bits = 0
+        self._own: Partition = ()
+        self._opp: Partition = ()
+        self._centre = self._source = -1
+        self._stock = self._opp_count = self._phase = -1
+        self._to_act = self._dealer = 0
+        self._pending: Pending | None = None
+        self._length = 0
+        self._last: PublicEvent | None = None
+
+    def copy(self) -> ObservationTracker:
+        """An independent copy (its own buffer)."""
+        new = ObservationTracker.__new__(ObservationTracker)
+        for name in ObservationTracker.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.buffer = bytearray(self.buffer)
+        new.view = np.frombuffer(new.buffer, dtype=np.int8)
+        new.view.flags.writeable = False
+        return new
+
+    def array(self) -> Mask:
+        """A copy of the tensor (int8) that the caller owns; later updates leave it alone."""
+        return self.view.copy()
+
+    def bits(self) -> int:
+        """The tensor as the bits of one int, as :func:`observation_bits` gives it."""
+        packed = np.packbits(self.view.astype(np.uint8), bitorder="little")
+        return int.from_bytes(packed.tobytes(), "little")
+
+    def update(
+        self, state: GameState, history: Sequence[PublicEvent], pending: Pending | None
+    ) -> None:
+        """Bring the tensor up to date with ``state`` and ``history`` as the player sees them.
+
+        ``pending``: the player's unfinished take or lay, if he is choosing one.
+        """
+        length = self._length
+        if (
+            not self._valid
+            or len(history) < length
+            or (length and history[length - 1] is not self._last)
+        ):
+            self._rebuild(state, history, pending)
+            return
+        buffer = self.buffer
+        off = self.layout.offsets
+        me = self.player
+        hand = state.hands[me]
+        if hand != self._hand:
+            _write(buffer, off["hand"], self._hand, hand)
+            self._hand = hand
+        tables = state.tables
+        own = tables[me]
+        opp = tables[1 - me]
+        if own is not self._own or opp is not self._opp:
+            table_bits = self.layout.table_bits
+            bits = table_bits(own, True)[1] | table_bits(opp, False)[1]
+            _write(buffer, 0, self._table_bits, bits)
+            self._table_bits = bits
+            self._own = own
+            self._opp = opp
+        centre = state.centre
+        source = _SOURCE_INDEX[state.source] if centre >= 0 else -1
+        if centre != self._centre or source != self._source:
+            if self._centre >= 0:
+                buffer[off["centre"] + self._centre] = 0
+                buffer[off["centre_source"] + self._source] = 0
+            if centre >= 0:
+                buffer[off["centre"] + centre] = 1
+                buffer[off["centre_source"] + source] = 1
+            self._centre = centre
+            self._source = source
+        dead = state.dead
+        if dead != self._dead:
+            _write(buffer, off["dead"], self._dead, dead)
+            self._dead = dead
+        masks = state.table_masks
+        seen = masks[0] | masks[1] | dead
+        if centre >= 0:
+            seen |= 1 << centre
+        if seen != self._seen:
+            _write(buffer, off["seen"], self._seen, seen)
+            self._seen = seen
+        if len(history) > length:
+            self._read_history(history, length)
+        self._set_one_hot(state, pending)
+
+    def _read_history(self, history: Sequence[PublicEvent], start: int) -> None:
+        """Mark the opponent's takes, refusals and discards (and the player's forces) since ``start``."""
+        buffer = self.buffer
+        opp = 1 - self.player
+        slices = self._opp_slices
+        forced = self.layout.offsets["opp_forced"]
+        for event in history[start:]:
+            kind = event.action.kind
+            if event.player == opp:
+                base = slices.get(kind)
+                if base is not None:
+                    buffer[base + event.card] = 1
+            elif kind is ActionKind.FORCE:
+                buffer[forced + event.card] = 1
+        self._length = len(history)
+        self._last = history[-1]
+
+    def _set_one_hot(self, state: GameState, pending: Pending | None) -> None:
+        """The counters, the phase, the two flags and the unfinished take."""
+        buffer = self.buffer
+        off = self.layout.offsets
+        me = self.player
+        stock = min(state.stock_count, self.layout.max_stock)
+        if stock != self._stock:
+            buffer[off["stock_count"] + self._stock] = 0
+            buffer[off["stock_count"] + stock] = 1
+            self._stock = stock
+        count = state.hands[1 - me].bit_count()
+        if count != self._opp_count:
+            buffer[off["opp_hand_count"] + self._opp_count] = 0
+            buffer[off["opp_hand_count"] + count] = 1
+            self._opp_count = count
+        phase = _PHASE_INDEX[state.phase]
+        if phase != self._phase:
+            buffer[off["phase"] + self._phase] = 0
+            buffer[off["phase"] + phase] = 1
+            self._phase = phase
+        to_act = 1 if state.player == me and state.phase is not Phase.OVER else 0
+        if to_act != self._to_act:
+            buffer[off["to_act"]] = self._to_act = to_act
+        dealer = 1 if state.dealer == me else 0
+        if dealer != self._dealer:
+            buffer[off["dealer"]] = self._dealer = dealer
+        if pending != self._pending:
+            self._write_pending(self._pending, 0)
+            self._write_pending(pending, 1)
+            self._pending = pending
+
+    def _write_pending(self, pending: Pending | None, value: int) -> None:
+        if pending is None:
+            return
+        off = self.layout.offsets
+        buffer = self.buffer
+        buffer[off["pending_mode"] + (0 if pending.mode == TAKE else 1)] = value
+        base = off["pending_melds"] - MELD_BASE
+        for action_id in pending.chosen:
+            buffer[base + action_id] = value
+
+    def _rebuild(
+        self, state: GameState, history: Sequence[PublicEvent], pending: Pending | None
+    ) -> None:
+        """Write the whole tensor with the reference encoder and remember what it was built from."""
+        layout = self.layout
+        me = self.player
+        obs = observe(state, me, tuple(history))
+        bits = observation_bits(layout, obs, pending)
+        self.buffer[:] = mask_array(bits, layout.observation_size).tobytes()
+        self._hand = state.hands[me]
+        self._own = state.tables[me]
+        self._opp = state.tables[1 - me]
+        self._table_bits = (
+            layout.table_bits(self._own, True)[1] | layout.table_bits(self._opp, False)[1]
+        )
+        self._centre = state.centre
+        self._source = _SOURCE_INDEX[state.source] if state.centre >= 0 else -1
+        self._dead = state.dead
+        self._seen = obs.seen_mask
+        self._length = len(history)
+        self._last = history[-1] if history else None
+        self._stock = min(state.stock_count, layout.max_stock)
+        self._opp_count = state.hands[1 - me].bit_count()
+        self._phase = _PHASE_INDEX[state.phase]
+        self._to_act = 1 if state.player == me and state.phase is not Phase.OVER else 0
+        self._dealer = 1 if state.dealer == me else 0
+        self._pending = pending
+        self._valid = True
