@@ -44,7 +44,6 @@ class Episode:
         self._history: tuple[PublicEvent, ...] | None = ()
         self._decision: Decision | None = None
         self._trackers: list[ObservationTracker | None] = [None, None]
-        self._no_mask = bytes(self.space.size)
 
     @classmethod
     def deal(
@@ -68,7 +67,6 @@ class Episode:
         new.history = list(self.history)
         new._history = self._history
         new._trackers = [None if t is None else t.copy() for t in self._trackers]
-        new._no_mask = self._no_mask
         new._decision = None if self._decision is None else self._decision.copy()
         return new
 
@@ -103,8 +101,9 @@ class Episode:
 
     def mask(self) -> Mask:
         """The legal ids as an int8 0/1 vector of the action space's size (a fresh array)."""
-        raw = self._no_mask if self.over else self.decision.mask_bytes()
-        return np.frombuffer(bytearray(raw), dtype=np.int8)
+        if self.over:
+            return np.zeros(self.space.size, dtype=np.int8)
+        return self.decision.mask().copy()
 
     def step(self, action_id: object) -> Action | None:
         """Play one id; returns the engine action when it completes one.
@@ -176,17 +175,17 @@ class Episode:
         decision = self._decision
         if state.phase is Phase.OVER or player != state.player:
             pending = None
-            raw = self._no_mask
+            mask = np.zeros(self.space.size, dtype=np.int8)
         else:
             if decision is None:
                 decision = self.decision
             pending = None if decision.mode < 0 else Pending(decision.mode, decision.chosen)
-            raw = decision.mask_bytes()
+            mask = decision.mask().copy()
         tracker = self._trackers[player]
         if tracker is None:
             tracker = self._trackers[player] = ObservationTracker(self.layout, player)
         tracker.update(state, self.history, pending)
-        return tracker.view.copy(), np.frombuffer(bytearray(raw), dtype=np.int8)
+        return tracker.view.copy(), mask
 
     def info_state_tensor(self, player: int) -> Tensor:
         """The perfect-recall information-state tensor of ``player``."""

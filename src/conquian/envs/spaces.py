@@ -102,6 +102,19 @@ class ActionSpace:
         self.size = MELD_BASE + self.num_melds
         """How many ids there are; constant for the rules."""
         self._meld_ids = self.melds.ids
+        self._masks: dict[tuple[int, ...], Mask] = {}
+
+    def mask_of(self, ids: tuple[int, ...]) -> Mask:
+        """The read-only int8 mask with 1 at ``ids`` (memoized: the same sets come back often)."""
+        found = self._masks.get(ids)
+        if found is None:
+            if len(self._masks) > 100_000:
+                self._masks.clear()
+            found = np.zeros(self.size, dtype=np.int8)
+            found[list(ids)] = 1
+            found.flags.writeable = False
+            self._masks[ids] = found
+        return found
 
     def meld_id(self, index: int) -> int:
         """The action id that chooses meld ``index`` of the meld table."""
@@ -163,7 +176,6 @@ class Decision:
 
     __slots__ = (
         "_complete",
-        "_masks",
         "_next",
         "_simple",
         "_simple_ids",
@@ -204,7 +216,6 @@ class Decision:
         self._simple_ids: list[int] | None = None
         self._next: dict[tuple[int, ...], list[int]] = {}
         self._complete: dict[tuple[int, ...], Action] = {}
-        self._masks: dict[tuple[int, ...] | None, bytes] = {}
         if phase is Phase.FORCED:
             self._start(TAKE)
 
@@ -222,7 +233,6 @@ class Decision:
             follow.setdefault(seq, set()).add(FINISH)
         self._next = {prefix: sorted(ids) for prefix, ids in follow.items()}
         self._complete = complete
-        self._masks = {}
 
     def copy(self) -> Decision:
         """A copy that can go on independently (the legal lists are shared, never changed)."""
@@ -236,7 +246,6 @@ class Decision:
         new.chosen = self.chosen
         new._next = self._next
         new._complete = self._complete
-        new._masks = self._masks
         return new
 
     def legal_ids(self) -> list[int]:
@@ -255,16 +264,9 @@ class Decision:
             bits |= 1 << i
         return bits
 
-    def mask_bytes(self) -> bytes:
-        """The mask as bytes, one per id (1 for a legal id), computed once per step of the decision."""
-        key = self.chosen if self.mode >= 0 else None
-        found = self._masks.get(key)
-        if found is None:
-            buffer = bytearray(self.space.size)
-            for i in self.legal_ids():
-                buffer[i] = 1
-            found = self._masks[key] = bytes(buffer)
-        return found
+    def mask(self) -> Mask:
+        """The legal ids as a read-only int8 0/1 vector (shared: copy it to change it)."""
+        return self.space.mask_of(tuple(self.legal_ids()))
 
     def step(self, action_id: object) -> Action | None:
         """Play one id: the finished engine action, or None while melds are being chosen.

@@ -6,9 +6,10 @@ values it was last written from.  Each :meth:`~ObservationTracker.update` reads
 those values again and rewrites only the entries that changed since the player's
 previous update; most actions change a handful (the centre card and its source,
 the phase, whose turn it is, the stock count, a hand or table card, one history
-bit).  The from-scratch encoder :func:`~conquian.envs.spaces.observation_bits` stays
-the reference: the first update, and any update after the public history was
-replaced, rebuilds from it, and the tests check that both agree at every step.
+bit).  A new tracker starts from the all-zero tensor, so its first update writes
+every entry that is set; so does an update after the public history was replaced.
+The from-scratch encoder :func:`~conquian.envs.spaces.observation_bits` stays the
+reference: the tests check that both agree at every step of many random deals.
 
 What an update reads is all part of the player's own observation: his hand, both
 tables, the centre card and its source, the dead pile, the stock size, the
@@ -20,6 +21,7 @@ history and his own unfinished take.  Never the opponent's hand or the stock ord
 >>> episode = Episode.deal(Rules(), seed=4, dealer=0)
 >>> tracker = ObservationTracker(episode.layout, 1)
 >>> tracker.update(episode.state, episode.history, episode.pending(1))
+>>> from conquian.envs.spaces import observation_bits
 >>> reference = observation_bits(episode.layout, episode.observation(1), episode.pending(1))
 >>> tracker.bits() == reference
 True
@@ -28,14 +30,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from ..actions import ActionKind
 from ..melds import Partition
-from ..observation import PublicEvent, observe
+from ..observation import PublicEvent
 from ..state import GameState, Phase, Source
-from .spaces import MELD_BASE, TAKE, Mask, Pending, TensorLayout, mask_array, observation_bits
+from .spaces import MELD_BASE, TAKE, Mask, Pending, TensorLayout
 
 _SOURCE_INDEX = {Source.DISCARD: 0, Source.PASSED: 1, Source.TURNED: 2, Source.UPCARD: 3}
 _PHASE_INDEX = {phase: i for i, phase in enumerate(Phase)}
@@ -46,6 +49,24 @@ _OPP_SLICE = {
     ActionKind.PASS: "opp_passed",
     ActionKind.DISCARD: "opp_discarded",
 }
+
+
+class _Offsets(NamedTuple):
+    """Where the slices that :meth:`ObservationTracker.update` rewrites begin."""
+
+    hand: int
+    centre: int
+    centre_source: int
+    dead: int
+    seen: int
+    stock_count: int
+    opp_hand_count: int
+    opp_forced: int
+    phase: int
+    to_act: int
+    dealer: int
+    pending_mode: int
+    pending_melds: int
 
 
 def _write(buffer: bytearray, base: int, old: int, new: int) -> None:
@@ -65,6 +86,7 @@ class ObservationTracker:
     """
 
     __slots__ = (
+        "_at",
         "_centre",
         "_dead",
         "_dealer",
@@ -82,12 +104,23 @@ class ObservationTracker:
         "_stock",
         "_table_bits",
         "_to_act",
-        "_valid",
         "buffer",
         "layout",
         "player",
         "view",
     )
+
+    _hand: int
+    _dead: int
+    _seen: int
+    _table_bits: int
+    _centre: int
+    _source: int
+    _stock: int
+    _opp_count: int
+    _to_act: int
+    _dealer: int
+    _length: int
 
     def __init__(self, layout: TensorLayout, player: int) -> None:
         self.layout = layout
@@ -98,17 +131,14 @@ class ObservationTracker:
         """A read-only int8 view of :attr:`buffer`; it changes at every update."""
         self.view.flags.writeable = False
         off = layout.offsets
+        self._at = _Offsets(*(off[name] for name in _Offsets._fields))
         self._opp_slices = {kind: off[name] for kind, name in _OPP_SLICE.items()}
-        self._valid = False
-        self._hand = self._dead = self._seen = self._table_bits = 0
         self._own: Partition = ()
         self._opp: Partition = ()
-        self._centre = self._source = -1
-        self._stock = self._opp_count = self._phase = -1
-        self._to_act = self._dealer = 0
+        self._phase: Phase | None = None
         self._pending: Pending | None = None
-        self._length = 0
         self._last: PublicEvent | None = None
+        self.clear()
 
     def copy(self) -> ObservationTracker:
         """An independent copy (its own buffer)."""
@@ -137,19 +167,16 @@ class ObservationTracker:
         ``pending``: the player's unfinished take or lay, if he is choosing one.
         """
         length = self._length
-        if (
-            not self._valid
-            or len(history) < length
-            or (length and history[length - 1] is not self._last)
-        ):
-            self._rebuild(state, history, pending)
-            return
+        if length and (len(history) < length or history[length - 1] is not self._last):
+            self.clear()  # a different history: write everything again
+            length = 0
         buffer = self.buffer
-        off = self.layout.offsets
+        at = self._at
         me = self.player
-        hand = state.hands[me]
+        hands = state.hands
+        hand = hands[me]
         if hand != self._hand:
-            _write(buffer, off["hand"], self._hand, hand)
+            _write(buffer, at.hand, self._hand, hand)
             self._hand = hand
         tables = state.tables
         own = tables[me]
@@ -162,74 +189,69 @@ class ObservationTracker:
             self._own = own
             self._opp = opp
         centre = state.centre
-        source = _SOURCE_INDEX[state.source] if centre >= 0 else -1
-        if centre != self._centre or source != self._source:
-            if self._centre >= 0:
-                buffer[off["centre"] + self._centre] = 0
-                buffer[off["centre_source"] + self._source] = 0
-            if centre >= 0:
-                buffer[off["centre"] + centre] = 1
-                buffer[off["centre_source"] + source] = 1
-            self._centre = centre
-            self._source = source
         dead = state.dead
-        if dead != self._dead:
-            _write(buffer, off["dead"], self._dead, dead)
-            self._dead = dead
         masks = state.table_masks
         seen = masks[0] | masks[1] | dead
         if centre >= 0:
             seen |= 1 << centre
+            source = _SOURCE_INDEX[state.source]
+        else:
+            source = -1
+        if centre != self._centre or source != self._source:
+            if self._centre >= 0:
+                buffer[at.centre + self._centre] = 0
+                buffer[at.centre_source + self._source] = 0
+            if centre >= 0:
+                buffer[at.centre + centre] = 1
+                buffer[at.centre_source + source] = 1
+            self._centre = centre
+            self._source = source
+        if dead != self._dead:
+            _write(buffer, at.dead, self._dead, dead)
+            self._dead = dead
         if seen != self._seen:
-            _write(buffer, off["seen"], self._seen, seen)
+            _write(buffer, at.seen, self._seen, seen)
             self._seen = seen
         if len(history) > length:
-            self._read_history(history, length)
-        self._set_one_hot(state, pending)
-
-    def _read_history(self, history: Sequence[PublicEvent], start: int) -> None:
-        """Mark the opponent's takes, refusals and discards (and the player's forces) since ``start``."""
-        buffer = self.buffer
-        opp = 1 - self.player
-        slices = self._opp_slices
-        forced = self.layout.offsets["opp_forced"]
-        for event in history[start:]:
-            kind = event.action.kind
-            if event.player == opp:
-                base = slices.get(kind)
-                if base is not None:
-                    buffer[base + event.card] = 1
-            elif kind is ActionKind.FORCE:
-                buffer[forced + event.card] = 1
-        self._length = len(history)
-        self._last = history[-1]
-
-    def _set_one_hot(self, state: GameState, pending: Pending | None) -> None:
-        """The counters, the phase, the two flags and the unfinished take."""
-        buffer = self.buffer
-        off = self.layout.offsets
-        me = self.player
-        stock = min(state.stock_count, self.layout.max_stock)
+            # The opponent's takes, refusals and discards, and the cards the player forced.
+            opp_player = 1 - me
+            slices = self._opp_slices
+            for event in history[length:]:
+                kind = event.action.kind
+                if event.player == opp_player:
+                    base = slices.get(kind)
+                    if base is not None:
+                        buffer[base + event.card] = 1
+                elif kind is ActionKind.FORCE:
+                    buffer[at.opp_forced + event.card] = 1
+            self._length = len(history)
+            self._last = history[-1]
+        stock = len(state.stock) - state.stock_pos
+        if stock > self.layout.max_stock:
+            stock = self.layout.max_stock
         if stock != self._stock:
-            buffer[off["stock_count"] + self._stock] = 0
-            buffer[off["stock_count"] + stock] = 1
+            if self._stock >= 0:
+                buffer[at.stock_count + self._stock] = 0
+            buffer[at.stock_count + stock] = 1
             self._stock = stock
-        count = state.hands[1 - me].bit_count()
+        count = hands[1 - me].bit_count()
         if count != self._opp_count:
-            buffer[off["opp_hand_count"] + self._opp_count] = 0
-            buffer[off["opp_hand_count"] + count] = 1
+            if self._opp_count >= 0:
+                buffer[at.opp_hand_count + self._opp_count] = 0
+            buffer[at.opp_hand_count + count] = 1
             self._opp_count = count
-        phase = _PHASE_INDEX[state.phase]
-        if phase != self._phase:
-            buffer[off["phase"] + self._phase] = 0
-            buffer[off["phase"] + phase] = 1
+        phase = state.phase
+        if phase is not self._phase:
+            if self._phase is not None:
+                buffer[at.phase + _PHASE_INDEX[self._phase]] = 0
+            buffer[at.phase + _PHASE_INDEX[phase]] = 1
             self._phase = phase
-        to_act = 1 if state.player == me and state.phase is not Phase.OVER else 0
+        to_act = 1 if state.player == me and phase is not Phase.OVER else 0
         if to_act != self._to_act:
-            buffer[off["to_act"]] = self._to_act = to_act
+            buffer[at.to_act] = self._to_act = to_act
         dealer = 1 if state.dealer == me else 0
         if dealer != self._dealer:
-            buffer[off["dealer"]] = self._dealer = dealer
+            buffer[at.dealer] = self._dealer = dealer
         if pending != self._pending:
             self._write_pending(self._pending, 0)
             self._write_pending(pending, 1)
@@ -238,38 +260,23 @@ class ObservationTracker:
     def _write_pending(self, pending: Pending | None, value: int) -> None:
         if pending is None:
             return
-        off = self.layout.offsets
+        at = self._at
         buffer = self.buffer
-        buffer[off["pending_mode"] + (0 if pending.mode == TAKE else 1)] = value
-        base = off["pending_melds"] - MELD_BASE
+        buffer[at.pending_mode + (0 if pending.mode == TAKE else 1)] = value
+        base = at.pending_melds - MELD_BASE
         for action_id in pending.chosen:
             buffer[base + action_id] = value
 
-    def _rebuild(
-        self, state: GameState, history: Sequence[PublicEvent], pending: Pending | None
-    ) -> None:
-        """Write the whole tensor with the reference encoder and remember what it was built from."""
-        layout = self.layout
-        me = self.player
-        obs = observe(state, me, tuple(history))
-        bits = observation_bits(layout, obs, pending)
-        self.buffer[:] = mask_array(bits, layout.observation_size).tobytes()
-        self._hand = state.hands[me]
-        self._own = state.tables[me]
-        self._opp = state.tables[1 - me]
-        self._table_bits = (
-            layout.table_bits(self._own, True)[1] | layout.table_bits(self._opp, False)[1]
-        )
-        self._centre = state.centre
-        self._source = _SOURCE_INDEX[state.source] if state.centre >= 0 else -1
-        self._dead = state.dead
-        self._seen = obs.seen_mask
-        self._length = len(history)
-        self._last = history[-1] if history else None
-        self._stock = min(state.stock_count, layout.max_stock)
-        self._opp_count = state.hands[1 - me].bit_count()
-        self._phase = _PHASE_INDEX[state.phase]
-        self._to_act = 1 if state.player == me and state.phase is not Phase.OVER else 0
-        self._dealer = 1 if state.dealer == me else 0
-        self._pending = pending
-        self._valid = True
+    def clear(self) -> None:
+        """Back to the all-zero tensor; the next update writes every entry that is set."""
+        self.buffer[:] = bytes(len(self.buffer))
+        self._hand = self._dead = self._seen = self._table_bits = 0
+        self._own = ()
+        self._opp = ()
+        self._centre = self._source = -1
+        self._stock = self._opp_count = -1
+        self._phase = None
+        self._to_act = self._dealer = 0
+        self._pending = None
+        self._length = 0
+        self._last = None
