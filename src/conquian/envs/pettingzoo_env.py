@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import Rules, find_rules
-from ..state import GameState, shuffled_deck
+from ..state import GameState, Phase, shuffled_deck
 from .episode import Episode
 from .spaces import TensorLayout
 
@@ -125,7 +125,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
 
         Both arrays are fresh copies that the caller owns: later steps leave them alone.
         """
-        observation, mask = self._episode().observation_and_mask(_SEATS[agent])
+        episode = self.episode
+        if episode is None:
+            episode = self._episode()  # raises
+        observation, mask = episode.observation_and_mask(_SEATS[agent])
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -137,10 +140,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        episode = self._episode()
+        episode = self.episode
+        if episode is None:
+            episode = self._episode()  # raises
         episode.step(action)
         self._cumulative_rewards[agent] = 0.0
-        if episode.over:
+        if episode.state.phase is Phase.OVER:
             returns = episode.returns()
             for i, name in enumerate(AGENTS):
                 self.rewards[name] = returns[i]

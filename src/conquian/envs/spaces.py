@@ -191,9 +191,13 @@ class Decision:
     ) -> None:
         self.space = space
         self._table = own_table
-        self._simple: dict[int, Action] = {}
         takes: list[Action] = []
         lays: list[Action] = []
+        if phase is Phase.DISCARD:  # the usual case, made quick: discard ids are card indexes
+            self._simple: dict[int, Action] = {action.card: action for action in legal}
+            legal = ()
+        else:
+            self._simple = {}
         for action in legal:
             kind = action.kind
             if kind is ActionKind.TAKE:

@@ -72,6 +72,9 @@ class _Offsets(NamedTuple):
 def _write(buffer: bytearray, base: int, old: int, new: int) -> None:
     """Rewrite the entries ``base + i`` for every bit ``i`` where ``old`` and ``new`` differ."""
     diff = old ^ new
+    if diff and not diff & (diff - 1):  # one entry, the usual case
+        buffer[base + diff.bit_length() - 1] = 1 if new & diff else 0
+        return
     while diff:
         low = diff & -diff
         buffer[base + low.bit_length() - 1] = 1 if new & low else 0
@@ -171,12 +174,26 @@ class ObservationTracker:
             self.clear()  # a different history: write everything again
             length = 0
         buffer = self.buffer
-        at = self._at
+        (
+            hand_at,
+            centre_at,
+            centre_source_at,
+            dead_at,
+            seen_at,
+            stock_count_at,
+            opp_hand_count_at,
+            opp_forced_at,
+            phase_at,
+            to_act_at,
+            dealer_at,
+            _,
+            _,
+        ) = self._at
         me = self.player
         hands = state.hands
         hand = hands[me]
         if hand != self._hand:
-            _write(buffer, at.hand, self._hand, hand)
+            _write(buffer, hand_at, self._hand, hand)
             self._hand = hand
         tables = state.tables
         own = tables[me]
@@ -199,18 +216,18 @@ class ObservationTracker:
             source = -1
         if centre != self._centre or source != self._source:
             if self._centre >= 0:
-                buffer[at.centre + self._centre] = 0
-                buffer[at.centre_source + self._source] = 0
+                buffer[centre_at + self._centre] = 0
+                buffer[centre_source_at + self._source] = 0
             if centre >= 0:
-                buffer[at.centre + centre] = 1
-                buffer[at.centre_source + source] = 1
+                buffer[centre_at + centre] = 1
+                buffer[centre_source_at + source] = 1
             self._centre = centre
             self._source = source
         if dead != self._dead:
-            _write(buffer, at.dead, self._dead, dead)
+            _write(buffer, dead_at, self._dead, dead)
             self._dead = dead
         if seen != self._seen:
-            _write(buffer, at.seen, self._seen, seen)
+            _write(buffer, seen_at, self._seen, seen)
             self._seen = seen
         if len(history) > length:
             # The opponent's takes, refusals and discards, and the cards the player forced.
@@ -223,7 +240,7 @@ class ObservationTracker:
                     if base is not None:
                         buffer[base + event.card] = 1
                 elif kind is ActionKind.FORCE:
-                    buffer[at.opp_forced + event.card] = 1
+                    buffer[opp_forced_at + event.card] = 1
             self._length = len(history)
             self._last = history[-1]
         stock = len(state.stock) - state.stock_pos
@@ -231,27 +248,27 @@ class ObservationTracker:
             stock = self.layout.max_stock
         if stock != self._stock:
             if self._stock >= 0:
-                buffer[at.stock_count + self._stock] = 0
-            buffer[at.stock_count + stock] = 1
+                buffer[stock_count_at + self._stock] = 0
+            buffer[stock_count_at + stock] = 1
             self._stock = stock
         count = hands[1 - me].bit_count()
         if count != self._opp_count:
             if self._opp_count >= 0:
-                buffer[at.opp_hand_count + self._opp_count] = 0
-            buffer[at.opp_hand_count + count] = 1
+                buffer[opp_hand_count_at + self._opp_count] = 0
+            buffer[opp_hand_count_at + count] = 1
             self._opp_count = count
         phase = state.phase
         if phase is not self._phase:
             if self._phase is not None:
-                buffer[at.phase + _PHASE_INDEX[self._phase]] = 0
-            buffer[at.phase + _PHASE_INDEX[phase]] = 1
+                buffer[phase_at + _PHASE_INDEX[self._phase]] = 0
+            buffer[phase_at + _PHASE_INDEX[phase]] = 1
             self._phase = phase
         to_act = 1 if state.player == me and phase is not Phase.OVER else 0
         if to_act != self._to_act:
-            buffer[at.to_act] = self._to_act = to_act
+            buffer[to_act_at] = self._to_act = to_act
         dealer = 1 if state.dealer == me else 0
         if dealer != self._dealer:
-            buffer[at.dealer] = self._dealer = dealer
+            buffer[dealer_at] = self._dealer = dealer
         if pending != self._pending:
             self._write_pending(self._pending, 0)
             self._write_pending(pending, 1)
