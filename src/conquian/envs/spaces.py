@@ -261,13 +261,6 @@ class Decision:
             return ids
         return self._next[self.chosen]
 
-    def mask_bits(self) -> int:
-        """The legal ids as the bits of one int (bit ``i`` for id ``i``)."""
-        bits = 0
-        for i in self.legal_ids():
-            bits |= 1 << i
-        return bits
-
     def mask(self) -> Mask:
         """The legal ids as a read-only int8 0/1 vector (shared: copy it to change it)."""
         return self.space.mask_of(tuple(self.legal_ids()))
