@@ -413,3 +413,7 @@ def test_bench_env_json() -> None:
         assert isinstance(data[key], int | float) and data[key] > 0, key
     assert data["env_steps_per_s"] > data["env_decisions_per_s"]
     assert data["ratio"] == pytest.approx(data["raw_decisions_per_s"] / data["env_decisions_per_s"])
+    assert data["ratio_per_step"] == pytest.approx(
+        data["raw_decisions_per_s"] / data["env_steps_per_s"]
+    )
+    assert data["ratio_per_step"] < data["ratio"]

@@ -26,6 +26,8 @@ from conquian.envs.spaces import (
     TensorLayout,
     encode_info_state,
     encode_observation,
+    mask_array,
+    observation_bits,
 )
 from conquian.errors import GameOverError, IllegalActionError
 from conquian.rules import find_rules
@@ -168,6 +170,81 @@ def test_tensors_do_not_depend_on_hidden_cards(rules: str) -> None:
                 episode.observation_tensor(1 - player), other.observation_tensor(1 - player)
             )
     assert differ > 10
+
+
+def reference_tensor(episode: Episode, player: int) -> np.ndarray:
+    """The observation tensor built from scratch from the player's observation."""
+    layout = episode.layout
+    bits = observation_bits(layout, episode.observation(player), episode.pending(player))
+    return mask_array(bits, layout.observation_size)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_incremental_tensors_equal_the_from_scratch_ones_at_every_step(rules: str) -> None:
+    rng = random.Random(21)
+    layout = TensorLayout(find_rules(rules))
+    checked = pending = 0
+    for deal in range(25):
+        episode = Episode.deal(layout.space.rules, seed=rng.randrange(2**32), layout=layout)
+        while True:
+            for player in (0, 1):
+                # Players look at irregular intervals, so an update may cover several steps.
+                if rng.random() < 0.6:
+                    observation, mask = episode.observation_and_mask(player)
+                    assert np.array_equal(observation, reference_tensor(episode, player))
+                    assert mask.any() == (player == episode.player and not episode.over)
+                    checked += 1
+                    pending += episode.pending(player) is not None
+            if episode.over:
+                break
+            if deal % 5 == 0 and rng.random() < 0.1:
+                episode = episode.copy()  # the copy goes on with copies of the tensors
+            if rng.random() < 0.2 and episode.pending(episode.player) is None:
+                episode.play(rng.choice(episode.state.legal_actions()))
+            else:
+                episode.step(rng.choice(episode.legal_ids()))
+    assert checked > 1000 and pending > 20
+
+
+def test_a_replaced_history_rewrites_the_whole_tensor() -> None:
+    rules = find_rules("standard")
+    first = Episode.deal(rules, seed=1, dealer=0)
+    second = Episode.deal(rules, seed=2, dealer=1)
+    rng = random.Random(3)
+    for episode in (first, second):
+        for _ in range(12):
+            episode.step(rng.choice(episode.legal_ids()))
+    for player in (0, 1):
+        first.observation_and_mask(player)
+    first.state = second.state.copy()
+    first.history = list(second.history)
+    first._history = None
+    for player in (0, 1):
+        assert np.array_equal(
+            first.observation_and_mask(player)[0], reference_tensor(second, player)
+        )
+
+
+def test_observations_and_masks_belong_to_the_caller() -> None:
+    episode = Episode.deal(find_rules("standard"), seed=5, dealer=0)
+    rng = random.Random(5)
+    kept = []
+    for _ in range(30):
+        player = episode.player
+        observation, mask = episode.observation_and_mask(player)
+        kept.append((observation, observation.copy(), mask, mask.copy(), player))
+        observation[:] = 1  # a learner may scribble on what it was given...
+        mask[:] = 0
+        assert np.array_equal(
+            episode.observation_and_mask(player)[0], reference_tensor(episode, player)
+        )
+        assert episode.observation_and_mask(player)[1].any()
+        observation[:] = kept[-1][1]
+        mask[:] = kept[-1][3]
+        episode.step(rng.choice(episode.legal_ids()))
+    # ...and later steps leave what it kept alone.
+    assert all(np.array_equal(o, o0) and np.array_equal(m, m0) for o, o0, m, m0, _ in kept)
+    assert len({o.tobytes() for o, *_ in kept}) > 20
 
 
 def test_named_slices_hold_what_they_say() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from . import anchors
@@ -100,17 +101,33 @@ def run(
     return result
 
 
-def env_games(
-    rules: Rules, seconds: float, seed: int = 0, observe: bool = True
-) -> dict[str, float]:
-    """Random play through the PettingZoo environment (``conquian.envs``, extra ``rl``).
+def _raw_games(rules: Rules, seed: int) -> Iterator[tuple[int, int]]:
+    """The games of :func:`random_games`, one per ``next()``: (decisions, decisions)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    shuffle = rng.shuffle
+    deck = list(range(40))
+    over = Phase.OVER
+    games = 0
+    while True:
+        shuffle(deck)
+        state = GameState.deal(rules, deck=deck, dealer=games & 1)
+        decisions = 0
+        while state.phase is not over:
+            state.apply(choice(state.legal_actions()))
+            decisions += 1
+        games += 1
+        yield decisions, decisions
 
-    The games are those of :func:`random_games` with the same seed: at every engine
-    decision one legal action is drawn with the same random stream, and it is played
-    as its sequence of action ids through ``raw_env.step``.  Before every step the
-    agent to act fetches its action mask and, with ``observe``, its observation
-    tensor, as a learning agent would.  So the ratio of the two rates is the cost of
-    the adapter on identical work.
+
+def _env_games(rules: Rules, seed: int, observe: bool) -> Iterator[tuple[int, int]]:
+    """The same games through the PettingZoo environment, one per ``next()``: (decisions, steps).
+
+    At every engine decision one legal action is drawn with the same random stream as
+    :func:`_raw_games`, and it is played as its sequence of action ids through
+    ``raw_env.step``.  Before every step the agent to act fetches its action mask and,
+    with ``observe``, its observation tensor (``raw_env.observe``), as a learning agent
+    would.
     """
     from .envs.pettingzoo_env import raw_env
 
@@ -121,50 +138,99 @@ def env_games(
     shuffle = rng.shuffle
     deck = list(range(40))
     agents = env.possible_agents
-    games = decisions = steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
+    over = Phase.OVER
+    games = 0
     while True:
         shuffle(deck)
         env.reset(options={"deck": deck, "dealer": games & 1})
         episode = env.episode
         assert episode is not None
         state = episode.state
-        while state.phase is not Phase.OVER:
+        decisions = steps = 0
+        while state.phase is not over:
             action = choice(state.legal_actions())
             player = state.player
             for action_id in space.ids_of(action, state.tables[player], state.phase):
-                agent = agents[player]
                 if observe:
-                    env.observe(agent)
+                    env.observe(agents[player])
                 else:
                     episode.mask()
                 env.step(action_id)
                 steps += 1
             decisions += 1
         games += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    elapsed = now - start
+        yield decisions, steps
+
+
+def interleaved(
+    runners: dict[str, Iterator[tuple[int, int]]], seconds: float, slice_s: float = 0.2
+) -> dict[str, dict[str, float]]:
+    """Run each game source for about ``seconds`` in total, taking turns every ``slice_s``.
+
+    Taking turns in short slices exposes every source to the same load on a shared
+    machine, so their ratios are steadier than those of runs one after another.
+    Returns, per source, ``games_per_s``, ``decisions_per_s`` and ``steps_per_s``.
+    """
+    totals = {name: [0, 0, 0, 0.0] for name in runners}
+    while any(total[3] < seconds for total in totals.values()):
+        for name, runner in runners.items():
+            total = totals[name]
+            start = time.perf_counter()
+            deadline = start + min(slice_s, max(seconds - total[3], 0.0))
+            while True:
+                decisions, steps = next(runner)
+                total[0] += 1
+                total[1] += decisions
+                total[2] += steps
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+            total[3] += now - start
     return {
-        "games_per_s": games / elapsed,
-        "decisions_per_s": decisions / elapsed,
-        "steps_per_s": steps / elapsed,
+        name: {
+            "games_per_s": games / elapsed,
+            "decisions_per_s": decisions / elapsed,
+            "steps_per_s": steps / elapsed,
+        }
+        for name, (games, decisions, steps, elapsed) in totals.items()
     }
+
+
+def env_games(
+    rules: Rules, seconds: float, seed: int = 0, observe: bool = True
+) -> dict[str, float]:
+    """Random play through the PettingZoo environment (``conquian.envs``, extra ``rl``).
+
+    The games are those of :func:`random_games` with the same seed, each engine action
+    played as its id sequence, the agent to act fetching its mask (and, with
+    ``observe``, its observation) before every step; see :func:`_env_games`.
+    """
+    return interleaved({"env": _env_games(rules, seed, observe)}, seconds)["env"]
 
 
 def env_run(seconds: float = 5.0, rules: Rules | str = "standard") -> dict[str, Any]:
     """The figures of ``conquian bench --env``: the adapter against the raw engine.
 
-    ``ratio`` compares time per engine decision on the same games (the adapter's cost);
-    ``ratio_per_step`` compares a raw decision with one environment step, which is
-    kinder since the steps that choose a take's melds are cheap.
+    The raw engine, the environment with observation and mask, and the environment
+    with the mask only play the same games (same seed), taking turns in 0.2 s slices
+    for about ``seconds`` each.  Two ratios, each a time over the raw engine's time
+    per engine decision:
+
+    * ``ratio``: the environment's time per engine decision (a take is several
+      steps), i.e. the cost of the adapter on identical work;
+    * ``ratio_per_step``: the environment's time per step (``env_steps_per_s``
+      against ``raw_decisions_per_s``), kinder since a take's meld steps are cheap.
     """
     rules = find_rules(rules)
-    raw = random_games(rules, seconds)
-    masked = env_games(rules, seconds, observe=False)
-    observed = env_games(rules, seconds, observe=True)
+    rates = interleaved(
+        {
+            "raw": _raw_games(rules, 0),
+            "observed": _env_games(rules, 0, observe=True),
+            "masked": _env_games(rules, 0, observe=False),
+        },
+        seconds,
+    )
+    raw, observed, masked = rates["raw"], rates["observed"], rates["masked"]
     return {
         "rules": rules.to_spec(),
         "seconds": seconds,
@@ -176,5 +242,6 @@ def env_run(seconds: float = 5.0, rules: Rules | str = "standard") -> dict[str, 
         "env_mask_only_steps_per_s": masked["steps_per_s"],
         "env_mask_only_decisions_per_s": masked["decisions_per_s"],
         "ratio_mask_only": raw["decisions_per_s"] / masked["decisions_per_s"],
+        "ratio_mask_only_per_step": raw["decisions_per_s"] / masked["steps_per_s"],
         "steps_per_decision": observed["steps_per_s"] / observed["decisions_per_s"],
     }

@@ -10,6 +10,8 @@ True
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..actions import Action
 from ..errors import GameOverError, IllegalActionError
 from ..observation import Observation, PublicEvent, observe, public_event
@@ -19,17 +21,14 @@ from .spaces import (
     PASS,
     ActionSpace,
     Decision,
-    HistoryCache,
     Mask,
     Pending,
     Tensor,
     TensorLayout,
     bits_to_array,
     info_state_bits,
-    mask_array,
-    observation_bits,
-    split_arrays,
 )
+from .tracker import ObservationTracker
 
 __all__ = ["PASS", "Episode"]
 
@@ -44,7 +43,7 @@ class Episode:
         self.history: list[PublicEvent] = []
         self._history: tuple[PublicEvent, ...] | None = ()
         self._decision: Decision | None = None
-        self._caches = (HistoryCache(), HistoryCache())
+        self._trackers: list[ObservationTracker | None] = [None, None]
 
     @classmethod
     def deal(
@@ -67,7 +66,7 @@ class Episode:
         new.space = self.space
         new.history = list(self.history)
         new._history = self._history
-        new._caches = (HistoryCache(), HistoryCache())
+        new._trackers = [None if t is None else t.copy() for t in self._trackers]
         new._decision = None if self._decision is None else self._decision.copy()
         return new
 
@@ -101,18 +100,22 @@ class Episode:
         return self.decision.legal_ids()
 
     def mask(self) -> Mask:
-        """The legal ids as an int8 0/1 vector of the action space's size."""
-        bits = 0 if self.over else self.decision.mask_bits()
-        return mask_array(bits, self.space.size)
+        """The legal ids as an int8 0/1 vector of the action space's size (a fresh array)."""
+        if self.over:
+            return np.zeros(self.space.size, dtype=np.int8)
+        return self.decision.mask().copy()
 
     def step(self, action_id: object) -> Action | None:
         """Play one id; returns the engine action when it completes one.
 
         :raises IllegalActionError: for an id that is not legal now; nothing changes.
         """
-        if self.over:
+        if self.state.phase is Phase.OVER:
             raise GameOverError(f"The deal is over; action id {action_id!r} cannot be played.")
-        action = self.decision.step(action_id)
+        decision = self._decision
+        if decision is None:
+            decision = self.decision
+        action = decision.step(action_id)
         if action is not None:
             state = self.state
             self.history.append(public_event(state, action))
@@ -151,25 +154,38 @@ class Episode:
             return None
         return Pending(decision.mode, decision.chosen)
 
+    def tracker(self, player: int) -> ObservationTracker:
+        """``player``'s observation tracker, brought up to date (see :mod:`.tracker`)."""
+        tracker = self._trackers[player]
+        if tracker is None:
+            tracker = self._trackers[player] = ObservationTracker(self.layout, player)
+        tracker.update(self.state, self.history, self.pending(player))
+        return tracker
+
     def observation_tensor(self, player: int) -> Tensor:
-        """The current-observation tensor of ``player``."""
-        layout = self.layout
-        bits = observation_bits(
-            layout, self.observation(player), self.pending(player), self._caches[player]
-        )
-        return bits_to_array(bits, layout.observation_size)
+        """The current-observation tensor of ``player`` (float32, a fresh array)."""
+        return self.tracker(player).view.astype(np.float32)
 
     def observation_and_mask(self, player: int) -> tuple[Mask, Mask]:
-        """``player``'s observation tensor (int8 0/1) and action mask (zeros unless he acts)."""
-        layout = self.layout
-        bits = observation_bits(
-            layout, self.observation(player), self.pending(player), self._caches[player]
-        )
-        if player == self.state.player and not self.over:
-            bits |= self.decision.mask_bits() << layout.observation_size
-        return split_arrays(
-            bits, layout.observation_size, layout.observation_size + self.space.size
-        )
+        """``player``'s observation tensor (int8 0/1) and action mask (zeros unless he acts).
+
+        Both are fresh arrays that the caller owns: later steps do not change them.
+        """
+        state = self.state
+        decision = self._decision
+        if state.phase is Phase.OVER or player != state.player:
+            pending = None
+            mask = np.zeros(self.space.size, dtype=np.int8)
+        else:
+            if decision is None:
+                decision = self.decision
+            pending = None if decision.mode < 0 else Pending(decision.mode, decision.chosen)
+            mask = decision.mask().copy()
+        tracker = self._trackers[player]
+        if tracker is None:
+            tracker = self._trackers[player] = ObservationTracker(self.layout, player)
+        tracker.update(state, self.history, pending)
+        return tracker.view.copy(), mask
 
     def info_state_tensor(self, player: int) -> Tensor:
         """The perfect-recall information-state tensor of ``player``."""

@@ -40,7 +40,6 @@ from .spaces import (
     bits_to_array,
     dealt_hand,
     info_state_bits,
-    observation_bits,
 )
 
 _DEFAULTS: dict[str, Any] = {"rules": "standard", "dealer": 1}
@@ -273,13 +272,11 @@ class ConquianObserver:
         layout = self.layout
         if episode is None:
             bits = self._dealt_so_far(state, player)
+        elif self.perfect_recall:
+            bits = info_state_bits(layout, episode.observation(player), episode.pending(player))
         else:
-            obs = episode.observation(player)
-            pending = episode.pending(player)
-            if self.perfect_recall:
-                bits = info_state_bits(layout, obs, pending)
-            else:
-                bits = observation_bits(layout, obs, pending)
+            self.tensor[:] = episode.tracker(player).view
+            return
         self.tensor[:] = bits_to_array(bits, self.tensor.size)
 
     def string_from(self, state: ConquianState, player: int) -> str:

@@ -28,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import Rules, find_rules
-from ..state import GameState, shuffled_deck
+from ..state import GameState, Phase, shuffled_deck
 from .episode import Episode
 from .spaces import TensorLayout
 
@@ -121,8 +121,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self.episode
 
     def observe(self, agent: str) -> ObsDict:
-        """``agent``'s observation tensor and action mask (all zeros when it is not his turn)."""
-        observation, mask = self._episode().observation_and_mask(_SEATS[agent])
+        """``agent``'s observation tensor and action mask (all zeros when it is not his turn).
+
+        Both arrays are fresh copies that the caller owns: later steps leave them alone.
+        """
+        episode = self.episode
+        if episode is None:
+            episode = self._episode()  # raises
+        observation, mask = episode.observation_and_mask(_SEATS[agent])
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -134,18 +140,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        episode = self._episode()
+        episode = self.episode
+        if episode is None:
+            episode = self._episode()  # raises
         episode.step(action)
         self._cumulative_rewards[agent] = 0.0
-        if episode.over:
+        if episode.state.phase is Phase.OVER:
             returns = episode.returns()
             for i, name in enumerate(AGENTS):
                 self.rewards[name] = returns[i]
                 self.terminations[name] = True
-            self.agent_selection = AGENTS[1 - AGENTS.index(agent)]
+            self.agent_selection = AGENTS[1 - _SEATS[agent]]
+            self._accumulate_rewards()
         else:
-            self.agent_selection = AGENTS[episode.player]
-        self._accumulate_rewards()
+            # Every reward is 0 until the deal ends, so there is nothing to accumulate.
+            self.agent_selection = AGENTS[episode.state.player]
         if self.render_mode == "human":
             self.render()
 

@@ -102,6 +102,19 @@ class ActionSpace:
         self.size = MELD_BASE + self.num_melds
         """How many ids there are; constant for the rules."""
         self._meld_ids = self.melds.ids
+        self._masks: dict[tuple[int, ...], Mask] = {}
+
+    def mask_of(self, ids: tuple[int, ...]) -> Mask:
+        """The read-only int8 mask with 1 at ``ids`` (memoized: the same sets come back often)."""
+        found = self._masks.get(ids)
+        if found is None:
+            if len(self._masks) > 100_000:
+                self._masks.clear()
+            found = np.zeros(self.size, dtype=np.int8)
+            found[list(ids)] = 1
+            found.flags.writeable = False
+            self._masks[ids] = found
+        return found
 
     def meld_id(self, index: int) -> int:
         """The action id that chooses meld ``index`` of the meld table."""
@@ -161,16 +174,30 @@ class Decision:
     observation).  :meth:`step` returns the engine action once it is complete.
     """
 
-    __slots__ = ("_complete", "_next", "_simple", "_table", "_whole", "chosen", "mode", "space")
+    __slots__ = (
+        "_complete",
+        "_next",
+        "_simple",
+        "_simple_ids",
+        "_table",
+        "_whole",
+        "chosen",
+        "mode",
+        "space",
+    )
 
     def __init__(
         self, space: ActionSpace, legal: tuple[Action, ...], own_table: Partition, phase: Phase
     ) -> None:
         self.space = space
         self._table = own_table
-        self._simple: dict[int, Action] = {}
         takes: list[Action] = []
         lays: list[Action] = []
+        if phase is Phase.DISCARD:  # the usual case, made quick: discard ids are card indexes
+            self._simple: dict[int, Action] = {action.card: action for action in legal}
+            legal = ()
+        else:
+            self._simple = {}
         for action in legal:
             kind = action.kind
             if kind is ActionKind.TAKE:
@@ -190,6 +217,7 @@ class Decision:
         """TAKE or LAY while melds are being chosen, else -1."""
         self.chosen: tuple[int, ...] = ()
         """The meld ids chosen so far."""
+        self._simple_ids: list[int] | None = None
         self._next: dict[tuple[int, ...], list[int]] = {}
         self._complete: dict[tuple[int, ...], Action] = {}
         if phase is Phase.FORCED:
@@ -216,6 +244,7 @@ class Decision:
         new.space = self.space
         new._table = self._table
         new._simple = self._simple
+        new._simple_ids = self._simple_ids
         new._whole = self._whole
         new.mode = self.mode
         new.chosen = self.chosen
@@ -224,39 +253,50 @@ class Decision:
         return new
 
     def legal_ids(self) -> list[int]:
-        """The ids allowed at this step, ascending."""
+        """The ids allowed at this step, ascending (a list shared with later calls: do not change it)."""
         if self.mode < 0:
-            return sorted(self._simple)
+            ids = self._simple_ids
+            if ids is None:
+                ids = self._simple_ids = sorted(self._simple)
+            return ids
         return self._next[self.chosen]
 
-    def mask_bits(self) -> int:
-        """The legal ids as the bits of one int (bit ``i`` for id ``i``)."""
-        bits = 0
-        for i in self.legal_ids():
-            bits |= 1 << i
-        return bits
+    def mask(self) -> Mask:
+        """The legal ids as a read-only int8 0/1 vector (shared: copy it to change it)."""
+        return self.space.mask_of(tuple(self.legal_ids()))
 
     def step(self, action_id: object) -> Action | None:
         """Play one id: the finished engine action, or None while melds are being chosen.
 
         :raises IllegalActionError: naming the id and the legal ones; nothing changes.
         """
-        action_id = self.space.check(action_id)
-        if action_id not in self.legal_ids():
-            legal = ", ".join(f"{i} ({self.space.describe(i)})" for i in self.legal_ids())
-            raise IllegalActionError(
-                f"Action id {action_id} ({self.space.describe(action_id)}) is not legal at "
-                f"this step; the legal ids are: {legal}."
-            )
         if self.mode < 0:
+            action = self._simple.get(action_id) if type(action_id) is int else None
+            if action is None:
+                action_id = self._refuse(action_id)
+                action = self._simple[action_id]
             if action_id in (TAKE, LAY):
                 self._start(action_id)
                 return None
-            return self._simple[action_id]
+            return action
+        if type(action_id) is not int or action_id not in self._next[self.chosen]:
+            action_id = self._refuse(action_id)
         if action_id == FINISH:
             return self._complete[self.chosen]
         self.chosen = (*self.chosen, action_id)
         return None
+
+    def _refuse(self, action_id: object) -> int:
+        """The id as an int if it is legal after all (a NumPy integer), else the error."""
+        action_id = self.space.check(action_id)
+        legal_ids = self.legal_ids()
+        if action_id not in legal_ids:
+            legal = ", ".join(f"{i} ({self.space.describe(i)})" for i in legal_ids)
+            raise IllegalActionError(
+                f"Action id {action_id} ({self.space.describe(action_id)}) is not legal at "
+                f"this step; the legal ids are: {legal}."
+            )
+        return action_id
 
 
 # ----------------------------------------------------------------- tensors
@@ -383,17 +423,6 @@ def bits_to_array(bits: int, size: int) -> Tensor:
     return np.unpackbits(raw, count=size, bitorder="little").astype(np.float32)
 
 
-def split_arrays(bits: int, size: int, total: int) -> tuple[Mask, Mask]:
-    """Bits ``0..size`` and ``size..total`` of ``bits`` as two int8 0/1 vectors (one unpacking).
-
-    >>> [a.tolist() for a in split_arrays(0b1101, 2, 5)]
-    [[1, 0], [1, 1, 0]]
-    """
-    raw = np.frombuffer(bits.to_bytes((total + 7) // 8, "little"), dtype=np.uint8)
-    both = np.unpackbits(raw, count=total, bitorder="little").view(np.int8)
-    return both[:size], both[size:]
-
-
 def mask_array(bits: int, size: int) -> Mask:
     """The ``size`` lowest bits of ``bits`` as an int8 0/1 vector."""
     raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
@@ -404,11 +433,10 @@ def observation_bits(
     layout: TensorLayout,
     obs: Observation,
     pending: Pending | None,
-    cache: HistoryCache | None = None,
 ) -> int:
     """The observation tensor of ``obs`` as the bits of one int (see :func:`encode_observation`).
 
-    ``cache`` (one per player and deal) saves re-reading the whole history at every step.
+    Built from scratch: the reference for :class:`~conquian.envs.tracker.ObservationTracker`.
     """
     off = layout.offsets
     me = obs.player
@@ -422,7 +450,7 @@ def observation_bits(
         bits |= 1 << (off["centre"] + obs.centre)
         bits |= 1 << (off["centre_source"] + _SOURCE_INDEX[obs.source])
     bits |= obs.dead_mask << off["dead"] | seen << off["seen"]
-    taken, declined, passed, discarded, forced = _opponent_history(obs, cache)
+    taken, declined, passed, discarded, forced = _opponent_history(obs)
     bits |= (
         taken << off["opp_taken"]
         | declined << off["opp_declined"]
@@ -445,38 +473,11 @@ def observation_bits(
     return bits
 
 
-class HistoryCache:
-    """What :func:`observation_bits` found in a history, to continue from at the next call.
-
-    Holds only results computed from earlier observations of the same player.
-    """
-
-    __slots__ = ("counts", "last", "length", "player")
-
-    def __init__(self) -> None:
-        self.player = -1
-        self.length = 0
-        self.last: PublicEvent | None = None
-        self.counts: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
-
-
-def _opponent_history(
-    obs: Observation, cache: HistoryCache | None
-) -> tuple[int, int, int, int, int]:
+def _opponent_history(obs: Observation) -> tuple[int, int, int, int, int]:
     """Cards the opponent took, declined, passed, discarded and was forced to take."""
-    history = obs.history
-    start = 0
     taken = declined = passed = discarded = forced = 0
-    if (
-        cache is not None
-        and cache.player == obs.player
-        and 0 < cache.length <= len(history)
-        and history[cache.length - 1] is cache.last
-    ):
-        start = cache.length
-        taken, declined, passed, discarded, forced = cache.counts
     opp = 1 - obs.player
-    for event in history[start:]:
+    for event in obs.history:
         kind = event.action.kind
         if event.player == opp:
             if kind is ActionKind.TAKE:
@@ -489,13 +490,7 @@ def _opponent_history(
                 discarded |= 1 << event.card
         elif kind is ActionKind.FORCE:
             forced |= 1 << event.card
-    result = (taken, declined, passed, discarded, forced)
-    if cache is not None and history:
-        cache.player = obs.player
-        cache.length = len(history)
-        cache.last = history[-1]
-        cache.counts = result
-    return result
+    return (taken, declined, passed, discarded, forced)
 
 
 def encode_observation(
