@@ -1,12 +1,16 @@
 """End to end: a real headless Chromium plays through a real ``conquian serve`` process.
 
-Needs the ``playwright`` package and Debian's ``chromium`` (``/usr/bin/chromium``);
-``.ci/run`` installs both.  No browser is downloaded.
+Needs the ``playwright`` package (the ``test`` extra) and Debian's ``chromium``
+(``/usr/bin/chromium``), which the ``browser`` fixture installs with apt when it is
+missing and the tests run as root.  No browser is downloaded from elsewhere.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,9 +53,26 @@ def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -
     page.on("websocket", on_socket)
 
 
+def install_chromium() -> None:
+    """Install Debian's chromium package when it is missing and we may (root, apt)."""
+    if Path(CHROMIUM).exists():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None or os.geteuid() != 0:
+        raise AssertionError(
+            f"{CHROMIUM} is missing: install Debian's chromium package "
+            "(apt-get install chromium), or run the tests as root so that they install it"
+        )
+    for args in (
+        ["update", "-qq"],
+        ["install", "-y", "-qq", "--no-install-recommends", "chromium"],
+    ):
+        subprocess.run([apt, *args], stdout=subprocess.DEVNULL, check=True, timeout=900)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "install Debian's chromium package (see .ci/run)"
+    install_chromium()
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
