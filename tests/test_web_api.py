@@ -317,10 +317,25 @@ def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
         ({"mode": "bot", "name": "n" * 40}, "at most 24"),
         ({"mode": "bot", "name": 7}, "must be text"),
         ({"mode": "bot", "colour": "red"}, "Unknown field(s): colour"),
+        ({"mode": "bot", "name": "a\x00b"}, "printable"),  # PostgreSQL text cannot hold NUL
+        ({"mode": "bot", "name": "bell\x07"}, "printable"),
+        ({"mode": "bot", "rules": "standard\x00"}, "Bad rules"),
     ]
     for body, fragment in cases:
         answer = client.post("/api/games", json=body)
         assert answer.status_code == 400 and fragment in answer.json()["error"], body
+    # a lone surrogate is valid JSON but not storable text
+    answer = client.post("/api/games", content=b'{"mode": "friend", "name": "x\\ud800"}')
+    assert answer.status_code == 400 and "printable" in answer.json()["error"]
+    # a name in any script is stored and read back as it was
+    made = client.post("/api/games", json={"mode": "friend", "name": "Zoë 名前 ✓"})
+    assert made.status_code == 201
+    open_id = made.json()["id"]
+    players = {g["id"]: g["players"] for g in client.get("/api/lobby").json()["open"]}
+    assert players[open_id] == ["Zoë 名前 ✓", ""]
+    joined = client.post(f"/api/games/{open_id}/join", json={"name": "\x00"})
+    assert joined.status_code == 400 and "printable" in joined.json()["error"]
+    assert client.post(f"/api/games/{open_id}/join", json={"name": "Ben"}).status_code == 200
     assert client.post("/api/games", content=b"{oops").json()["error"].startswith("The request")
     assert client.post("/api/games", content=b"x" * 5000).status_code == 413
     assert client.post("/api/games", json=[1]).status_code == 400
