@@ -348,3 +348,17 @@ def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["serve", "--port", "70000"]) == 1
     assert "port must be 0-65535" in capsys.readouterr().err
+
+
+def test_serve_refuses_an_unreachable_database_without_showing_its_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from conquian.cli import main
+
+    url = "postgresql+psycopg://someone:s3cret@127.0.0.1:1/games"  # nothing listens on port 1
+    assert main(["serve", "--port", "0", "--db", url]) == 1
+    err = capsys.readouterr().err
+    assert "cannot use the database postgresql+psycopg://someone:***@127.0.0.1:1/games" in err
+    assert "s3cret" not in err
+    assert main(["serve", "--port", "0", "--db", "nonsense"]) == 1
+    assert "not a database URL" in capsys.readouterr().err
