@@ -8,7 +8,7 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ class TestDatabase:
         ``sql`` marks its parameters with ``%s``.
         """
         if self.path is not None:
-            with sqlite3.connect(self.path) as conn:
+            with closing(sqlite3.connect(self.path)) as conn:
                 return conn.execute(sql.replace("%s", "?"), params).fetchall()
         import psycopg
 
