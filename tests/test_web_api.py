@@ -1,7 +1,8 @@
 """The web server in-process: HTTP API, websocket play, secrecy on the wire, bad input.
 
-Every test runs the real Starlette app against a real SQLite file through
-Starlette's TestClient.  The secrecy checks read the true position from the server
+Every test runs the real Starlette app through Starlette's TestClient against a
+real database, once with a SQLite file and once with a PostgreSQL schema of its own
+(the ``database`` fixture of conftest.py).  The secrecy checks read the true position from the server
 and fail if any message carries a card of the opponent's hand or of the stock.
 """
 
@@ -9,14 +10,12 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import CARD_TOKEN, assert_secret, forbidden_for
+from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for
 
 from conquian.records import GameRecord
 from conquian.web.app import MAX_MESSAGE, create_app
@@ -24,13 +23,8 @@ from conquian.web.hub import Hub, LiveGame
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{db}", bot_delay=0)) as c:
+def client(database: TestDatabase) -> Iterator[TestClient]:
+    with TestClient(create_app(database.url, bot_delay=0)) as c:
         yield c
 
 
@@ -41,6 +35,14 @@ def hub(client: TestClient) -> Hub:
 
 def live(client: TestClient, game_id: str) -> LiveGame:
     return hub(client).live[game_id]
+
+
+def game_at(client: TestClient, game_id: str, seq: int) -> LiveGame:
+    """The game as it was after its first ``seq`` actions, rebuilt from the database."""
+    loaded = hub(client).store.load(game_id)
+    assert loaded is not None
+    row, actions = loaded
+    return LiveGame(row, actions[:seq])
 
 
 def new_friend_game(client: TestClient) -> tuple[str, str, str]:
@@ -72,36 +74,36 @@ def states_until(ws: Any, seq: int, game: LiveGame, seat: int | None) -> dict[st
                 return msg
 
 
-def db_actions(db: Path, game_id: str) -> list[tuple[int, int, str]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "select seq, player, action from actions where game_id = ? order by seq", (game_id,)
-        ).fetchall()
-
-
 # ------------------------------------------------------------------ games
 
 
-def test_bot_game_to_the_end_every_ack_is_stored_first(client: TestClient, db: Path) -> None:
+def test_bot_game_to_the_end_every_ack_is_stored_first(
+    client: TestClient, database: TestDatabase
+) -> None:
     made = client.post("/api/games", json={"mode": "bot", "level": "easy", "name": "Ana"}).json()
     game_id, token = made["id"], made["token"]
     rng = random.Random(3)
     acks = 0
+    sent: str | None = None
     with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
         while True:
             msg = receive(ws)
             assert msg["type"] == "state", msg
-            game = live(client, game_id)
-            assert_secret(msg, game, 0)
+            # the computer may have moved since the message was sent: check it against the
+            # game as it was then, rebuilt from the database
+            assert_secret(msg, game_at(client, game_id, msg["seq"]), 0)
             if msg.get("ack") is not None:
+                # read the database with its own driver before looking at the next message
                 acks += 1
-                stored = db_actions(db, game_id)
+                stored = database.actions(game_id)
                 assert len(stored) >= msg["seq"], "acknowledged before it was stored"
+                assert stored[msg["seq"] - 1] == (msg["seq"], 0, sent), "not what was sent"
             if msg["match"]["over"]:
                 break
             legal = msg["obs"]["legal_actions"]
             if legal:
-                ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": acks}))
+                sent = rng.choice(legal)
+                ws.send_text(json.dumps({"type": "act", "action": sent, "id": acks}))
     assert acks > 3
     last = msg["last"]
     assert last["winner"] in (0, 1)
@@ -116,7 +118,7 @@ def test_bot_game_to_the_end_every_ack_is_stored_first(client: TestClient, db: P
     assert len(frames) == len(record.actions) + 1
     assert sum(len(h) for h in frames[0]["hands"]) == 20
     total = sum(len(r.actions) for r in map(GameRecord.loads, _records_text(client, game_id)))
-    assert total == len(db_actions(db, game_id))
+    assert total == len(database.actions(game_id))
 
 
 def _records_text(client: TestClient, game_id: str) -> list[str]:
@@ -169,8 +171,8 @@ def test_http_answers_carry_no_secrets_while_playing(client: TestClient) -> None
     assert client.get(f"/api/games/{game_id}/replay/1").status_code == 403
 
 
-def test_refresh_reconnect_and_restart_resume_the_same_position(db: Path) -> None:
-    url = f"sqlite:///{db}"
+def test_refresh_reconnect_and_restart_resume_the_same_position(database: TestDatabase) -> None:
+    url = database.url
     rng = random.Random(5)
     with TestClient(create_app(url, bot_delay=0)) as client:
         game_id, token0, token1 = new_friend_game(client)
@@ -191,7 +193,7 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(db: Path) -> Non
                 p = states_until(ws, seq, game, p)["obs"]["to_act"]
         with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
             before = states_until(ws, seq, live(client, game_id), 0)
-    with TestClient(create_app(url, bot_delay=0)) as client:  # a new server on the same file
+    with TestClient(create_app(url, bot_delay=0)) as client:  # a new server, same database
         assert game_id not in hub(client).live
         with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
             after = states_until(ws, seq, live(client, game_id), 0)
@@ -324,10 +326,25 @@ def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
         ({"mode": "bot", "name": "n" * 40}, "at most 24"),
         ({"mode": "bot", "name": 7}, "must be text"),
         ({"mode": "bot", "colour": "red"}, "Unknown field(s): colour"),
+        ({"mode": "bot", "name": "a\x00b"}, "printable"),  # PostgreSQL text cannot hold NUL
+        ({"mode": "bot", "name": "bell\x07"}, "printable"),
+        ({"mode": "bot", "rules": "standard\x00"}, "Bad rules"),
     ]
     for body, fragment in cases:
         answer = client.post("/api/games", json=body)
         assert answer.status_code == 400 and fragment in answer.json()["error"], body
+    # a lone surrogate is valid JSON but not storable text
+    answer = client.post("/api/games", content=b'{"mode": "friend", "name": "x\\ud800"}')
+    assert answer.status_code == 400 and "printable" in answer.json()["error"]
+    # a name in any script is stored and read back as it was
+    made = client.post("/api/games", json={"mode": "friend", "name": "Zoë 名前 ✓"})
+    assert made.status_code == 201
+    open_id = made.json()["id"]
+    players = {g["id"]: g["players"] for g in client.get("/api/lobby").json()["open"]}
+    assert players[open_id] == ["Zoë 名前 ✓", ""]
+    joined = client.post(f"/api/games/{open_id}/join", json={"name": "\x00"})
+    assert joined.status_code == 400 and "printable" in joined.json()["error"]
+    assert client.post(f"/api/games/{open_id}/join", json={"name": "Ben"}).status_code == 200
     assert client.post("/api/games", content=b"{oops").json()["error"].startswith("The request")
     assert client.post("/api/games", content=b"x" * 5000).status_code == 413
     assert client.post("/api/games", json=[1]).status_code == 400
@@ -340,3 +357,17 @@ def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["serve", "--port", "70000"]) == 1
     assert "port must be 0-65535" in capsys.readouterr().err
+
+
+def test_serve_refuses_an_unreachable_database_without_showing_its_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from conquian.cli import main
+
+    url = "postgresql+psycopg://someone:s3cret@127.0.0.1:1/games"  # nothing listens on port 1
+    assert main(["serve", "--port", "0", "--db", url]) == 1
+    err = capsys.readouterr().err
+    assert "cannot use the database postgresql+psycopg://someone:***@127.0.0.1:1/games" in err
+    assert "s3cret" not in err
+    assert main(["serve", "--port", "0", "--db", "nonsense"]) == 1
+    assert "not a database URL" in capsys.readouterr().err

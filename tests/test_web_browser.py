@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
-from web_helpers import check_wire
+from web_helpers import check_wire, sqlite_database
 
 from conquian.web.load import start_server
 
@@ -175,7 +175,7 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert page.locator("#summary .table.winning .card").count() >= 11
     assert moves >= 3 and not errors
     # nothing the browser received held the computer's hand or the stock
-    assert check_wire(db, frames) >= moves
+    assert check_wire(sqlite_database(db), frames) >= moves
     # the record downloads, and the deal replays in the browser
     with page.expect_download() as download:
         page.locator("#summary .over-buttons a[download]").first.click()
@@ -244,6 +244,6 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
     # every message the three browsers received, checked against the true game
-    assert check_wire(db, frames) >= turn
+    assert check_wire(sqlite_database(db), frames) >= turn
     for ctx in (ana_ctx, ben_ctx, eve_ctx):
         ctx.close()

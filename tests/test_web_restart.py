@@ -6,12 +6,11 @@ import json
 import os
 import random
 import signal
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import check_wire
+from web_helpers import TestDatabase, check_wire
 from websockets.sync.client import ClientConnection, connect
 
 from conquian.web.load import post, start_server
@@ -32,9 +31,10 @@ def state(ws: ClientConnection, seq: int | None = None, seat: int | None = 0) ->
             return msg
 
 
-def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
-    url = f"sqlite:///{db}"
+def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> None:
+    """``conquian serve --db URL`` on SQLite, then on PostgreSQL."""
+    RECEIVED.clear()
+    url = database.url
     proc, base = start_server(url, log=tmp_path / "server.log")
     first = (tmp_path / "server.log").read_text().splitlines()[0]
     assert first.startswith(f"Conquian is served at {base}/")
@@ -71,11 +71,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
         # the last acknowledged action is in the database even though the server dies now
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-        with sqlite3.connect(db) as conn:
-            stored = conn.execute(
-                "select count(*) from actions where game_id = ?", (friend["id"],)
-            ).fetchone()[0]
-        assert stored == seq
+        assert len(database.actions(friend["id"])) == seq
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -110,7 +106,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(10)
     # nothing sent over the sockets, before or after the restart, held a hidden card
-    assert check_wire(db, RECEIVED) >= 2 * seq
+    assert check_wire(database, RECEIVED) >= 2 * seq
 
 
 def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:

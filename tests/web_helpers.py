@@ -1,12 +1,19 @@
-"""Secrecy checks shared by the web tests: which cards a client must never be sent."""
+"""Shared by the web tests: the test databases, and which cards a client must never be sent."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterable
+import sqlite3
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.engine import make_url
 
 from conquian.cards import CARDS, mask_indices
 from conquian.state import GameState
@@ -52,13 +59,100 @@ def assert_secret(message: dict[str, Any], game: LiveGame, seat: int | None) -> 
         assert "hand" not in message["obs"]
 
 
-def check_wire(db: Path, received: Iterable[tuple[int | None, str]]) -> int:
+POSTGRES_ENV = "CONQUIAN_TEST_POSTGRES_URL"
+"""The PostgreSQL server the web tests use, as a SQLAlchemy URL
+(``postgresql+psycopg://user:password@host/database``); CI always sets it."""
+
+
+@dataclass(frozen=True)
+class TestDatabase:
+    """The database of one test: a SQLite file, or a PostgreSQL schema of its own."""
+
+    kind: str
+    """``sqlite`` or ``postgresql``."""
+    url: str
+    """The SQLAlchemy URL the server is given."""
+    path: Path | None = None
+    """The SQLite file."""
+
+    __test__ = False  # not a test class, despite its name
+
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows read straight from the database with its own driver, not through the server.
+
+        ``sql`` marks its parameters with ``%s``.
+        """
+        if self.path is not None:
+            with closing(sqlite3.connect(self.path)) as conn:
+                return conn.execute(sql.replace("%s", "?"), params).fetchall()
+        import psycopg
+
+        with psycopg.connect(libpq_url(self.url), connect_timeout=10) as conn:
+            return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
+
+    def actions(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The stored actions of a game: (number, player, action), in order."""
+        rows = self.query(
+            "select seq, player, action from actions where game_id = %s order by seq", game_id
+        )
+        return [(int(seq), int(player), str(action)) for seq, player, action in rows]
+
+
+def libpq_url(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL as psycopg (libpq) takes it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def sqlite_database(path: Path) -> TestDatabase:
+    return TestDatabase("sqlite", f"sqlite:///{path}", path)
+
+
+@contextmanager
+def postgres_database(base_url: str) -> Iterator[TestDatabase]:
+    """A fresh schema on the PostgreSQL server at ``base_url``, dropped afterwards.
+
+    The URL handed to the server sets the schema as its ``search_path``, so the
+    server's tables go there and tests never see each other's games.
+    """
+    import psycopg
+
+    if base_url.startswith(("postgres://", "postgresql://")):
+        base_url = "postgresql+psycopg://" + base_url.split("://", 1)[1]
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    admin = libpq_url(base_url)
+    with psycopg.connect(admin, connect_timeout=10, autocommit=True) as conn:
+        conn.execute(f"create schema {schema}")
+    url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield TestDatabase("postgresql", url.render_as_string(hide_password=False))
+    finally:
+        with psycopg.connect(admin, connect_timeout=10, autocommit=True) as conn:
+            conn.execute(f"drop schema {schema} cascade")
+
+
+def postgres_url_or_skip() -> str:
+    """The test PostgreSQL server's URL; the test is skipped, saying why, if none is set.
+
+    Under CI (``CI`` set) a missing URL fails the test instead: CI must test PostgreSQL.
+    """
+    import pytest
+
+    url = os.environ.get(POSTGRES_ENV, "")
+    if url:
+        return url
+    why = f"{POSTGRES_ENV} is not set, so nothing runs against PostgreSQL (.ci/run sets it)"
+    if os.environ.get("CI"):
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> int:
     """Check messages captured on the wire against the true games rebuilt from the database.
 
     ``received`` holds (seat, raw text) pairs; every state message is checked against
     its game as it was after the message's number of actions.  Returns how many were.
     """
-    store = Store(f"sqlite:///{db}")
+    store = Store(db.url)
     games: dict[tuple[str, int], LiveGame] = {}
     loaded: dict[str, Any] = {}
     checked = 0

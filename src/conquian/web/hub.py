@@ -16,6 +16,7 @@ import logging
 import random
 import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -95,15 +96,19 @@ def _melds(partition: Sequence[int]) -> list[list[str]]:
 
 
 def check_name(name: Any, default: str) -> str:
-    """A player's name: trimmed, at most 24 characters.
+    """A player's name: trimmed, at most 24 characters, no control characters.
 
-    :raises UserError: if it is not text or too long.
+    (PostgreSQL cannot store a NUL character, and nothing can store a lone surrogate.)
+
+    :raises UserError: if it is not text, too long, or holds a control character.
     """
     if name is None:
         return default
     if not isinstance(name, str):
         raise UserError("The name must be text.")
     name = " ".join(name.split())
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise UserError("The name must be printable text, without control characters.")
     if len(name) > MAX_NAME:
         raise UserError(f"The name is {len(name)} characters long; at most {MAX_NAME} please.")
     return name or default

@@ -11,7 +11,15 @@ Tables:
 ``actions``   every accepted action, numbered, with its deal and player
 ``records``   the record of every finished deal
 
-All methods are synchronous; the server calls them from one worker thread.
+All methods are synchronous; the server calls them from one worker thread.  Every
+method that writes does so in one transaction, committed before it returns: the
+server acknowledges an action only once ``add_action`` has returned.
+
+On PostgreSQL (``postgresql+psycopg://user:password@host/database``; a bare
+``postgresql://`` URL gets the psycopg driver too) several server processes may share
+one database: the tables are created under an advisory lock, two processes cannot
+both store an action with the same number (the primary key refuses the second), and
+a game is read in one ``REPEATABLE READ`` snapshot.
 """
 
 from __future__ import annotations
@@ -37,9 +45,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -143,49 +152,70 @@ class ActionRow:
     action: str
 
 
+SCHEMA_LOCK = 0x636F6E7175
+"""The PostgreSQL advisory lock held while the tables are created (``conqu`` in ASCII)."""
+
+
 class Store:
     """The database of web games."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = _make_engine(url)
-        metadata.create_all(self.engine)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        # reads of one game see one snapshot, even while another process writes
+        self._reader = (
+            self.engine.execution_options(isolation_level="REPEATABLE READ")
+            if self.postgres
+            else self.engine
+        )
+        # two servers starting at once must not both create the tables: take a lock first
+        with self.engine.begin() as conn:
+            if self.postgres:
+                conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            elif self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            metadata.create_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create_game(self, game: GameRow) -> None:
         """Store a new game and its seats."""
-        now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(games).values(
-                    id=game.id,
-                    created=now,
-                    updated=now,
-                    mode=game.mode,
-                    level=game.level,
-                    rules=game.rules,
-                    match_seed=game.match_seed,
-                    bot_seed=game.bot_seed,
-                    status=game.status,
-                    rematch_of=game.rematch_of,
-                )
+            self._create_game(conn, game)
+
+    @staticmethod
+    def _create_game(conn: Connection, game: GameRow) -> None:
+        now = time.time()
+        conn.execute(
+            insert(games).values(
+                id=game.id,
+                created=now,
+                updated=now,
+                mode=game.mode,
+                level=game.level,
+                rules=game.rules,
+                match_seed=game.match_seed,
+                bot_seed=game.bot_seed,
+                status=game.status,
+                rematch_of=game.rematch_of,
             )
-            conn.execute(
-                insert(seats),
-                [
-                    {
-                        "game_id": game.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "joined": now if s.joined else None,
-                    }
-                    for s in game.seats
-                ],
-            )
+        )
+        conn.execute(
+            insert(seats),
+            [
+                {
+                    "game_id": game.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "joined": now if s.joined else None,
+                }
+                for s in game.seats
+            ],
+        )
 
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Fill an empty human seat; False if it was taken meanwhile."""
@@ -238,7 +268,10 @@ class Store:
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
 
     def set_rematch(self, game_id: str, rematch: GameRow) -> bool:
-        """Store ``rematch`` as the follow-up of ``game_id``; False if one exists already."""
+        """Store ``rematch`` as the follow-up of ``game_id``, both in one transaction.
+
+        False if the game has a rematch already (another process may have made it).
+        """
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(games)
@@ -247,12 +280,12 @@ class Store:
             )
             if done.rowcount != 1:
                 return False
-        self.create_game(rematch)
+            self._create_game(conn, rematch)
         return True
 
     def load(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
         """A game and its actions in order, or None if there is no such game."""
-        with self.engine.connect() as conn:
+        with self._reader.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
             if row is None:
                 return None
@@ -322,7 +355,10 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
 
 def _make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        return create_engine(parsed, pool_pre_ping=True)
     path = url.split("///", 1)[1] if "///" in url else ""
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,24 @@
+"""The database fixture of the web tests: every such test runs on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import TestDatabase, postgres_database, postgres_url_or_skip, sqlite_database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDatabase]:
+    """An empty database of its own for one test.
+
+    PostgreSQL comes from ``CONQUIAN_TEST_POSTGRES_URL``; if it is set, an unreachable
+    server fails the test.  If it is unset the PostgreSQL case is skipped with that reason
+    (and fails under CI).
+    """
+    if request.param == "sqlite":
+        yield sqlite_database(tmp_path / "games.sqlite3")
+        return
+    with postgres_database(postgres_url_or_skip()) as db:
+        yield db

@@ -1,0 +1,165 @@
+"""The store on its own, on SQLite and on PostgreSQL: what two server processes sharing
+one database can do to each other, and that every write is committed when it returns."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+from web_helpers import TestDatabase, postgres_database, postgres_url_or_skip
+
+from conquian.web.store import ActionRow, GameRow, SeatRow, Store, hash_token
+
+
+def game_row(game_id: str, *, rematch_of: str | None = None) -> GameRow:
+    return GameRow(
+        id=game_id,
+        created=0.0,
+        mode="friend",
+        level=None,
+        rules="standard",
+        match_seed=2**63 - 1,  # the largest seed the server draws
+        bot_seed=0,
+        status="open",
+        rematch_id=None,
+        rematch_of=rematch_of,
+        seats=(
+            SeatRow(0, "human", "Ana", hash_token("a"), True),
+            SeatRow(1, "human", "", None, False),
+        ),
+    )
+
+
+@pytest.fixture
+def stores(database: TestDatabase) -> Iterator[list[Store]]:
+    """Two stores on one database, as two server processes would have."""
+    made = [Store(database.url), Store(database.url)]
+    yield made
+    for s in made:
+        s.close()
+
+
+def test_a_game_round_trips(stores: list[Store], database: TestDatabase) -> None:
+    one, two = stores
+    one.create_game(game_row("g1"))
+    assert one.join("g1", 1, "Zoë 名前", hash_token("b"))
+    one.add_action("g1", ActionRow(1, 1, 0, "decline"))
+    one.add_action("g1", ActionRow(2, 1, 1, "discard Kh"), record=(1, "p1 wins: out", "x" * 10_000))
+    loaded = two.load("g1")  # the other process reads what the first committed
+    assert loaded is not None
+    row, acts = loaded
+    assert row.match_seed == 2**63 - 1 and row.status == "playing"
+    assert row.seats[1].name == "Zoë 名前" and row.seats[1].joined
+    assert acts == [ActionRow(1, 1, 0, "decline"), ActionRow(2, 1, 1, "discard Kh")]
+    assert two.records("g1") == [(1, "p1 wins: out", "x" * 10_000)]
+    assert database.actions("g1") == [(1, 0, "decline"), (2, 1, "discard Kh")]
+    assert two.load("nosuchgame") is None
+
+
+def test_two_processes_cannot_store_the_same_action_number(
+    stores: list[Store], database: TestDatabase
+) -> None:
+    one, two = stores
+    one.create_game(game_row("g1"))
+    one.add_action("g1", ActionRow(1, 1, 0, "decline"), status="playing")
+    with pytest.raises(IntegrityError):
+        two.add_action("g1", ActionRow(1, 1, 0, "force"), record=(1, "draw: x", "r"))
+    # the refused action changed nothing: not its record, not the game's status
+    assert database.actions("g1") == [(1, 0, "decline")]
+    assert two.records("g1") == []
+    two.add_action("g1", ActionRow(2, 1, 1, "force"))  # and the store goes on working
+    assert [a.seq for a in one.load("g1")[1]] == [1, 2]  # type: ignore[index]
+
+
+def test_only_one_of_two_joins_takes_the_seat(stores: list[Store]) -> None:
+    one, two = stores
+    one.create_game(game_row("g1"))
+    assert one.join("g1", 1, "Ben", hash_token("b"))
+    assert not two.join("g1", 1, "Cy", hash_token("c"))
+    row = two.load("g1")
+    assert row is not None and row[0].seats[1].name == "Ben"
+
+
+def test_only_one_rematch_and_it_is_stored_whole(stores: list[Store]) -> None:
+    one, two = stores
+    one.create_game(game_row("g1"))
+    assert one.set_rematch("g1", game_row("r1", rematch_of="g1"))
+    assert not two.set_rematch("g1", game_row("r2", rematch_of="g1"))
+    assert two.load("r2") is None
+    first = two.load("g1")
+    rematch = two.load("r1")
+    assert first is not None and first[0].rematch_id == "r1"
+    assert rematch is not None and rematch[0].rematch_of == "g1"
+    # a rematch whose game cannot be stored leaves no dangling link behind
+    with pytest.raises(IntegrityError):
+        one.set_rematch("r1", game_row("g1"))  # id taken
+    again = two.load("r1")
+    assert again is not None and again[0].rematch_id is None
+
+
+def test_concurrent_writers_commit_every_action(
+    stores: list[Store], database: TestDatabase
+) -> None:
+    for g in range(4):
+        stores[0].create_game(game_row(f"g{g}"))
+    errors: list[BaseException] = []
+
+    def play(store: Store, game_id: str) -> None:
+        try:
+            for seq in range(1, 26):
+                store.add_action(game_id, ActionRow(seq, 1, seq % 2, f"a{seq}"))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(stores[g % 2], f"g{g}")) for g in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for g in range(4):
+        assert [seq for seq, _, _ in database.actions(f"g{g}")] == list(range(1, 26))
+
+
+def test_tables_are_created_once_by_many_stores(database: TestDatabase) -> None:
+    made: list[Store] = []
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            made.append(Store(database.url))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in made:
+        s.close()
+    assert not errors and len(made) == 4
+
+
+def test_a_bare_postgresql_url_uses_psycopg() -> None:
+    with postgres_database(postgres_url_or_skip()) as database:
+        bare = database.url.replace("postgresql+psycopg://", "postgresql://", 1)
+        store = Store(bare)
+        try:
+            assert store.engine.dialect.driver == "psycopg"
+            assert store.load("none") is None
+        finally:
+            store.close()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_store_works(url: str) -> None:
+    store = Store(url)
+    try:
+        store.create_game(game_row("g1"))
+        store.add_action("g1", ActionRow(1, 1, 0, "decline"))
+        assert store.load("g1") is not None
+    finally:
+        store.close()
