@@ -25,14 +25,13 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from conquian.actions import Action
-from conquian.envs.agents import IdPolicyBot
+from conquian.bots import Bot
 from conquian.envs.openspiel import state_from_observation
-from conquian.envs.spaces import Pending, TensorLayout
 from conquian.observation import Observation
 from conquian.protocol import serve
 
 
-class ISMCTSConquianBot(IdPolicyBot):
+class ISMCTSConquianBot(Bot):
     """OpenSpiel's ISMCTS behind the conquian bot interface."""
 
     name = "openspiel-ismcts"
@@ -49,11 +48,6 @@ class ISMCTSConquianBot(IdPolicyBot):
         rng = np.random.RandomState(self.rng.randrange(2**31))
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=rng)
         return ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations, random_state=rng)
-
-    def choose(
-        self, obs: Observation, pending: Pending | None, legal_ids: list[int], layout: TensorLayout
-    ) -> int:
-        raise NotImplementedError("act() drives the search directly")
 
     def act(self, obs: Observation) -> Action:
         spec = obs.rules.to_spec()

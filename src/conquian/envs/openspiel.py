@@ -28,6 +28,7 @@ import numpy as np
 import pyspiel
 
 from ..actions import ActionKind
+from ..bots.search import determinize
 from ..cards import CARDS, NUM_CARDS, format_mask, mask_indices
 from ..errors import ConquianError
 from ..melds import format_partition
@@ -212,26 +213,10 @@ def state_from_observation(
         raise ValueError("The game's rules are not the observation's.")
     if not obs.my_turn:
         raise ValueError("A state is rebuilt only when the observer is to act.")
-    me, opp = obs.player, 1 - obs.player
     unknown = mask_indices(obs.unknown_mask)
-    rng.shuffle(unknown)
-    count = obs.hand_counts[opp]
-    hands = [0, 0]
-    hands[me] = obs.hand_mask
-    hands[opp] = sum(1 << card for card in unknown[:count])
-    engine = GameState(
-        obs.rules,
-        dealer=obs.dealer,
-        phase=obs.phase,
-        player=obs.to_act,
-        hands=(hands[0], hands[1]),
-        tables=obs.tables,
-        centre=obs.centre,
-        source=obs.source,
-        dead=obs.dead_mask,
-        stock=tuple(unknown[count:]),
-        stake=obs.stake,
-    )
+    opp_hand = sum(1 << card for card in rng.sample(unknown, obs.hand_counts[1 - obs.player]))
+    engine = determinize(obs, opp_hand, rng)
+    engine.validate()
     episode = Episode(engine, game.layout)
     episode.history = list(obs.history)
     episode._history = None
