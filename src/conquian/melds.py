@@ -136,6 +136,7 @@ class MeldTable:
             for run in runs_here:
                 cover |= run
             self._run_cover.append(cover)
+        self._partitions_memo: dict[tuple[int, int], tuple[Partition, ...]] = {}
 
     def can_meld(self, card: int, avail: int) -> bool:
         """True if some meld made of cards in ``avail`` contains ``card`` (a fast test).
@@ -201,17 +202,29 @@ class MeldTable:
                 out.append(tuple(sorted((*partition[:i], m | card_mask, *partition[i + 1 :]))))
         return out
 
-    def partitions(self, required: int, optional: int) -> list[Partition]:
+    def partitions(self, required: int, optional: int) -> tuple[Partition, ...]:
         """Every partition into melds of ``required`` plus any cards of ``optional``.
 
         Each result covers all required cards and some (possibly no) optional cards;
         melds made only of optional cards are included too.  Results are sorted.
+        Answers are remembered (up to :data:`PARTITIONS_MEMO_SIZE` of them, then the
+        memory starts afresh), since play and search ask the same questions often.
 
         >>> t = meld_table(8)
         >>> req = parse_cards_mask("6c 7c Jc 5c")
         >>> [" ".join(format_mask(m, "") for m in p) for p in t.partitions(req, parse_cards_mask("Jh Jd"))]
         ['5c6c7c JhJdJc', '5c6c7cJc']
         """
+        key = (required, optional)
+        memo = self._partitions_memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= PARTITIONS_MEMO_SIZE:
+                memo.clear()
+            found = memo[key] = tuple(self._partitions(required, optional))
+        return found
+
+    def _partitions(self, required: int, optional: int) -> list[Partition]:
         avail = required | optional
         melds = self.melds_within(avail)
         if not melds:
@@ -240,6 +253,10 @@ class MeldTable:
             out.append(tuple(sorted(cover)))
         out.sort()
         return out
+
+
+PARTITIONS_MEMO_SIZE = 50_000
+"""How many :meth:`MeldTable.partitions` answers a table remembers at most."""
 
 
 def _cover(required: int, avail: int, melds: list[int]) -> list[Partition]:

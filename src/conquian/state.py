@@ -18,6 +18,7 @@ lists the choices and :meth:`GameState.apply` plays one (checking it first).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -451,7 +452,7 @@ class GameState:
             return self._takes(p, True)
         return ()
 
-    def _allowed(self, old: Partition, options: list[Partition]) -> list[Partition]:
+    def _allowed(self, old: Partition, options: Sequence[Partition]) -> Sequence[Partition]:
         mode = self.rules.rearrange_mode
         if mode is RearrangeMode.FREE or not old:
             return options
@@ -462,6 +463,7 @@ class GameState:
         if not self.melds.can_meld(self.centre, self.table_masks[p] | self.hands[p] | bit):
             return ()
         old = self.tables[p]
+        options: Sequence[Partition]
         if forced and self.rules.forced_take is ForcedTake.MINIMAL:
             if self.rules.force_fit is ForceFit.DIRECT:
                 options = self.melds.direct_fits(bit, old)
