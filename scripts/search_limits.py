@@ -1,0 +1,154 @@
+"""Where the strength of ``search`` comes from: variants of it against ``greedy``.
+
+Each variant plays duplicate deals against ``greedy`` (each shuffle twice, seats
+swapped, the same shuffles as ``conquian arena --seed S``) and prints one JSON line:
+wins, losses, draws, the win rate over decided games and its 95% interval.
+
+Variants (N is the number of sampled deals per candidate action):
+
+* ``search:N``   the search bot as shipped, with budget N (no time limit);
+* ``uniform:N``  the same, but drawing the opponent's hand uniformly (no inference);
+* ``told:N``     the same, but told the opponent's true hand (the stock stays hidden);
+* ``oracle:N``   the oracle: sees the opponent's hand and the stock order.
+
+Example (about 2.5 minutes on 2 cores)::
+
+    python scripts/search_limits.py search:20 uniform:20 told:20 --deals 2000 --seed 14
+
+The ``told`` and ``oracle`` variants see hidden cards; they exist only here, for
+measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+
+from conquian.actions import Action
+from conquian.arena import derive_seed, wilson_interval
+from conquian.bots import make_bot
+from conquian.bots.base import Bot, Budget
+from conquian.bots.search import HandModel, HandSampler, OracleBot, SearchBot, determinize
+from conquian.cards import mask_indices
+from conquian.game import Game
+from conquian.observation import Observation
+from conquian.state import GameState
+
+
+class UniformSearch(SearchBot):
+    """``search`` without inference: every live card equally likely in the opponent's hand."""
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        weights = dict.fromkeys(mask_indices(obs.unknown_mask), 1.0)
+        model = HandModel(obs)
+        model.refusals, model.discards, model.took = [], [], False
+        sampler = HandSampler(obs, weights, model, self.rng)
+        return self._search(
+            obs, self.candidates(obs), lambda: determinize(obs, sampler.draw(), self.rng)
+        )
+
+
+class ToldSearch(SearchBot):
+    """``search`` told the opponent's hand; the stock order is still re-dealt each time."""
+
+    sees_everything = True
+
+    def act_with_state(self, obs: Observation, state: GameState) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[1 - obs.player]
+        return self._search(obs, self.candidates(obs), lambda: determinize(obs, hand, self.rng))
+
+
+VARIANTS: dict[str, Callable[..., Bot]] = {
+    "search": SearchBot,
+    "uniform": UniformSearch,
+    "told": ToldSearch,
+    "oracle": OracleBot,
+}
+
+
+def make_variant(spec: str, rng: random.Random) -> Bot:
+    name, _, n = spec.partition(":")
+    return VARIANTS[name](rng=rng, budget=Budget(iterations=int(n or 200)))
+
+
+def play_deal(task: tuple[str, int, int]) -> list[int | None]:
+    """Both games of one deal; for each, the variant's result (+1, -1, or None: draw)."""
+    spec, seed, deal = task
+    out: list[int | None] = []
+    for game in (0, 1):
+        g = Game("standard", seed=derive_seed(seed, "deal", deal), dealer=deal % 2)
+        bots = [make_bot("greedy"), make_bot("greedy")]
+        rng = random.Random(derive_seed(seed, "bot", deal, game, "a"))
+        bots[game] = make_variant(spec, rng)
+        for player in (0, 1):
+            bots[player].new_deal(player, g.rules)
+        while not g.state.is_over:
+            player = g.state.player
+            bot = bots[player]
+            obs = g.observation(player)
+            if bot.sees_everything:
+                g.push(bot.act_with_state(obs, g.state.copy()))
+            else:
+                g.push(bot.act(obs))
+        winner = g.state.winner
+        out.append(None if winner < 0 else (1 if winner == game else -1))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="+", help="e.g. search:200 uniform:20 told:20 oracle:20")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--first-deal", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    for spec in args.variants:
+        if spec.partition(":")[0] not in VARIANTS:
+            parser.error(f"unknown variant {spec!r}; known: {', '.join(VARIANTS)}")
+    with Pool(args.jobs) as pool:
+        for spec in args.variants:
+            started = time.perf_counter()
+            deals = range(args.first_deal - 1, args.first_deal - 1 + args.deals)
+            wins = losses = draws = 0
+            for results in pool.imap_unordered(play_deal, [(spec, args.seed, d) for d in deals]):
+                for result in results:
+                    if result is None:
+                        draws += 1
+                    elif result > 0:
+                        wins += 1
+                    else:
+                        losses += 1
+            decided = wins + losses
+            low, high = wilson_interval(wins, decided)
+            print(
+                json.dumps(
+                    {
+                        "variant": spec,
+                        "opponent": "greedy",
+                        "seed": args.seed,
+                        "deals": args.deals,
+                        "wins": wins,
+                        "losses": losses,
+                        "draws": draws,
+                        "win_rate": round(wins / decided, 4) if decided else None,
+                        "ci95": [round(low, 4), round(high, 4)],
+                        "seconds": round(time.perf_counter() - started, 1),
+                    }
+                ),
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
