@@ -42,17 +42,11 @@ from conquian.state import GameState
 class UniformSearch(SearchBot):
     """``search`` without inference: every live card equally likely in the opponent's hand."""
 
-    def act(self, obs: Observation) -> Action:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0]
+    def opponent_hands(self, obs: Observation) -> Callable[[], int]:
         weights = dict.fromkeys(mask_indices(obs.unknown_mask), 1.0)
         model = HandModel(obs)
-        model.refusals, model.discards, model.took = [], [], False
-        sampler = HandSampler(obs, weights, model, self.rng)
-        return self._search(
-            obs, self.candidates(obs), lambda: determinize(obs, sampler.draw(), self.rng)
-        )
+        model.refusals, model.discards, model.took = [], [], False  # explains nothing
+        return HandSampler(obs, weights, model, self.rng).draw
 
 
 class ToldSearch(SearchBot):

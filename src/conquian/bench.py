@@ -20,29 +20,11 @@ from .state import GameState, Phase
 
 def random_games(rules: Rules, seconds: float, seed: int = 0) -> dict[str, float]:
     """Play random legal games for about ``seconds``; rates over whole games."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    shuffle = rng.shuffle
-    deck = list(range(40))
-    over = Phase.OVER
-    games = decisions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        shuffle(deck)
-        state = GameState.deal(rules, deck=deck, dealer=games & 1)
-        while state.phase is not over:
-            state.apply(choice(state.legal_actions()))
-            decisions += 1
-        games += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    elapsed = now - start
+    rates = interleaved({"raw": _raw_games(rules, seed)}, seconds)["raw"]
     return {
-        "games_per_s": games / elapsed,
-        "decisions_per_s": decisions / elapsed,
-        "decisions_per_game": decisions / games,
+        "games_per_s": rates["games_per_s"],
+        "decisions_per_s": rates["decisions_per_s"],
+        "decisions_per_game": rates["decisions_per_s"] / rates["games_per_s"],
     }
 
 

@@ -360,12 +360,14 @@ class SearchBot(Bot):
         if len(legal) == 1:
             self.reason = "the only legal action"
             return legal[0]
-        weights = hidden_card_weights(Knowledge.from_observation(obs))
         rng = self.rng
-        sampler = HandSampler(obs, weights, HandModel(obs), rng)
-        return self._search(
-            obs, self.candidates(obs), lambda: determinize(obs, sampler.draw(), rng)
-        )
+        draw = self.opponent_hands(obs)
+        return self._search(obs, self.candidates(obs), lambda: determinize(obs, draw(), rng))
+
+    def opponent_hands(self, obs: Observation) -> Callable[[], int]:
+        """A source of opponent hands (masks) drawn in proportion to how well they explain his play."""
+        weights = hidden_card_weights(Knowledge.from_observation(obs))
+        return HandSampler(obs, weights, HandModel(obs), self.rng).draw
 
     def _search(
         self, obs: Observation, candidates: list[Action], sample: Callable[[], GameState]
