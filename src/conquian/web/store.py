@@ -25,6 +25,7 @@ a game is read in one ``REPEATABLE READ`` snapshot.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -370,11 +371,33 @@ def _make_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
         # WAL with synchronous=NORMAL: a commit survives the process being killed.
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()
 
     return engine
+
+
+SQLITE_BUSY_MS = 5000
+"""How long a SQLite connection waits for another one's lock before giving up."""
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Put the database file in WAL mode, waiting out other connections doing the same.
+
+    The switch needs the file to itself and SQLite does not wait for that, even with a busy
+    timeout: when several servers open a new file at once, all but one are told it is locked.
+    The mode is stored in the file, so once one of them has switched it the others see WAL.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
