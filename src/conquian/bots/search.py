@@ -337,7 +337,7 @@ class SearchBot(Bot):
     """Determinized (PIMC) search with greedy rollouts and inference from the opponent's play."""
 
     name = "search"
-    default_budget = Budget(iterations=200, seconds=0.8)
+    default_budget = Budget(iterations=600, seconds=0.8)
     max_candidates = 5
     race_every = 8
     """Rounds between checks that drop clearly worse candidates."""
@@ -426,6 +426,8 @@ class OracleBot(SearchBot):
 
     name = "oracle"
     sees_everything = True
+    default_budget = Budget(iterations=200, seconds=0.8)
+    """The measuring stick keeps the budget it was measured with when the search's changes."""
 
     def act(self, obs: Observation) -> Action:
         raise RuntimeError("The oracle bot must be given the full state (act_with_state).")
