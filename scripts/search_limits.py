@@ -62,7 +62,7 @@ class ToldSearch(SearchBot):
         return self._search(obs, self.candidates(obs), lambda: determinize(obs, hand, self.rng))
 
 
-VARIANTS: dict[str, Callable[..., Bot]] = {
+VARIANTS: dict[str, type[SearchBot]] = {
     "search": SearchBot,
     "uniform": UniformSearch,
     "told": ToldSearch,
@@ -72,7 +72,9 @@ VARIANTS: dict[str, Callable[..., Bot]] = {
 
 def make_variant(spec: str, rng: random.Random) -> Bot:
     name, _, n = spec.partition(":")
-    return VARIANTS[name](rng=rng, budget=Budget(iterations=int(n or 200)))
+    cls = VARIANTS[name]
+    iterations = int(n) if n else cls.default_budget.iterations
+    return cls(rng=rng, budget=Budget(iterations=iterations))
 
 
 def play_deal(task: tuple[str, int, int]) -> list[int | None]:
