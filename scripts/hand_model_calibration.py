@@ -62,13 +62,12 @@ def positions(deals: int, seed: int, share: float) -> Iterator[Position]:
 
 
 def sampled_marginals(
-    obs: Observation, rng: random.Random, draws: int, steps: int, burn_in: int
+    obs: Observation, rng: random.Random, draws: int, **chain: int
 ) -> dict[int, float]:
-    """The share of sampled opponent hands holding each unknown card."""
+    """The share of sampled opponent hands holding each unknown card (``chain``: the
+    sampler's ``steps`` and ``burn_in``, else its own defaults)."""
     weights = search.hidden_card_weights(Knowledge.from_observation(obs))
-    sampler = search.HandSampler(
-        obs, weights, search.HandModel(obs), rng, steps=steps, burn_in=burn_in
-    )
+    sampler = search.HandSampler(obs, weights, search.HandModel(obs), rng, **chain)
     counts = dict.fromkeys(mask_indices(obs.unknown_mask), 0)
     for _ in range(draws):
         for card in mask_indices(sampler.draw()):
@@ -119,20 +118,18 @@ def main() -> None:
     kept = list(positions(args.deals, args.seed, args.share))
     print(json.dumps({"positions": len(kept), "true_hand_penalised": broken_assumptions(kept)}))
 
-    def sampled(steps: int, burn_in: int) -> Callable[[int, Observation], dict[int, float]]:
-        return lambda i, obs: sampled_marginals(
-            obs, random.Random(i), args.draws, steps=steps, burn_in=burn_in
-        )
+    def sampled(**chain: int) -> Callable[[int, Observation], dict[int, float]]:
+        return lambda i, obs: sampled_marginals(obs, random.Random(i), args.draws, **chain)
 
     print(json.dumps(score("uniform", kept, lambda _, obs: uniform_marginals(obs))), flush=True)
-    print(json.dumps(score("shipped", kept, sampled(15, 60))), flush=True)
-    print(json.dumps(score("long", kept, sampled(150, 600))), flush=True)
+    print(json.dumps(score("shipped", kept, sampled())), flush=True)
+    print(json.dumps(score("long", kept, sampled(steps=150, burn_in=600))), flush=True)
     penalties = ("CONFLICT_WEIGHT", "HELD_MELD_WEIGHT", "DISCARD_WEIGHT")
     saved = {name: getattr(search, name) for name in penalties}
     for name in penalties:
         setattr(search, name, 0.001)
     try:
-        print(json.dumps(score("hard", kept, sampled(15, 60))), flush=True)
+        print(json.dumps(score("hard", kept, sampled())), flush=True)
     finally:
         for name, value in saved.items():
             setattr(search, name, value)
