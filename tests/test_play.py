@@ -95,6 +95,8 @@ class Play:
             codec_errors="replace",
             timeout=30,
             dimensions=(60, 110),
+            # Ctrl-C as at a terminal, even where this test runs with SIGINT ignored (a background job)
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         self.child.delaybeforesend = None  # every send waits for its prompt anyway
         self.log = io.StringIO()
