@@ -669,3 +669,27 @@ def test_help_rules_log_table_and_hint_change_nothing(tmp_path: Path) -> None:
     assert re.search(r"Hint: (take|decline|pass|discard|force|no)", play.screen)
     play.send("quit")
     assert play.finish() == 0
+
+
+def test_prompt_says_a_take_with_an_empty_hand_goes_out() -> None:
+    from conquian.notation import parse_position
+    from conquian.observation import observe
+    from conquian.play.text import CardLook, plain
+    from conquian.play.words import Names, situation
+
+    # ten cards down and an empty hand; 5d fits the diamond run
+    empty = parse_position(
+        "standard offer 0 0 - Kd Ad2d3d4d/6d7dJd/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
+        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
+    )
+    names = Names(("Ana", "Ben"), me=0)
+    line = plain(situation(observe(empty, 0), names, CardLook()))
+    assert "Your hand is empty, so taking it goes out." in line
+    assert line.endswith("Take it or decline it?")
+    # the same offer with three cards still in hand makes no such claim
+    in_hand = parse_position(
+        "standard offer 0 0 6d7dJd Kd Ad2d3d4d/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
+        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
+    )
+    line = plain(situation(observe(in_hand, 0), names, CardLook()))
+    assert line.endswith("Take it or decline it?") and "hand is empty" not in line

@@ -128,6 +128,13 @@ def move(page: Page, use_keys: bool) -> bool:
     return True
 
 
+EMPTY_HAND_JS = """() => [
+    !!document.getElementById("summary"),
+    document.querySelectorAll("#hand .card-btn").length,
+    document.querySelector("#hand .empty")?.textContent ?? null,
+]"""
+
+
 def test_full_game_against_the_computer(served: tuple[str, Path], browser: Browser) -> None:
     server, db = served
     page = browser.new_page(viewport={"width": 1200, "height": 850})
@@ -155,6 +162,10 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
         assert time.monotonic() < deadline, "the game did not finish"
         if move(page, use_keys=moves % 2 == 1):
             moves += 1
+            # ten down with an empty hand, when a deal comes to it, is said in words
+            summary_shown, cards, note = page.evaluate(EMPTY_HAND_JS)
+            if not summary_shown and not cards:
+                assert note == "Your hand is empty: the next card you take goes out."
             if moves == 6:  # a refresh resumes the same game
                 hand = page.locator("#hand .card-btn").evaluate_all(
                     "els => els.map(e => e.dataset.card)"

@@ -184,6 +184,13 @@ def centre_origin(obs: Observation, names: Names) -> str:
     return ""
 
 
+def _going_out(obs: Observation, names: Names) -> Line:
+    """With an empty hand every legal take is the winning one; say so."""
+    if obs.hand_mask:
+        return []
+    return [Span(f"{names.cap_poss(obs.player)} hand is empty, so taking it goes out. ")]
+
+
 def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     """What the player to act must decide, in one sentence (``obs`` is his view)."""
     me, other = obs.player, 1 - obs.player
@@ -198,12 +205,12 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
         else:
             line = [Span("The upcard is "), centre, Span(". ")]
         if has_take:
-            return [*line, Span("Take it or decline it?")]
+            return [*line, *_going_out(obs, names), Span("Take it or decline it?")]
         return [*line, Span("It does not fit anything of yours: decline it.")]
     if phase is Phase.TURN:
         line = [Span(f"{names.subj(me)} turned "), centre, Span(" from the stock. ")]
         if has_take:
-            return [*line, Span("Take it or pass it?")]
+            return [*line, *_going_out(obs, names), Span("Take it or pass it?")]
         return [*line, Span("It does not fit anything of yours: pass it.")]
     if phase is Phase.FORCE:
         return [

@@ -427,6 +427,8 @@ function renderGame(game) {
       <div class="hand${discardPhase ? " discarding" : ""}" id="hand" aria-label="Your hand">${
         watching
           ? myBacks
+          : !hand.length && obs.phase !== "over"
+          ? `<span class="empty">Your hand is empty: the next card you take goes out.</span>`
           : hand.map((c) => `<button class="card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("")
       }</div>
       ${!watching && hand.length ? `<p class="small keys">Pick cards with a click (or arrow keys and Space), then press a button or its key.</p>` : ""}
