@@ -686,6 +686,15 @@ def test_prompt_says_a_take_with_an_empty_hand_goes_out() -> None:
     line = plain(situation(observe(empty, 0), names, CardLook()))
     assert "Your hand is empty, so taking it goes out." in line
     assert line.endswith("Take it or decline it?")
+    # forced to take it, the same
+    forced = parse_position(
+        "standard forced 0 0 - Kd Ad2d3d4d/6d7dJd/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
+        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
+    )
+    line = plain(situation(observe(forced, 0), names, CardLook()))
+    assert line.endswith(
+        "take 5d. Your hand is empty, so taking it goes out. Choose how to lay it."
+    )
     # the same offer with three cards still in hand makes no such claim
     in_hand = parse_position(
         "standard offer 0 0 6d7dJd Kd Ad2d3d4d/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "

@@ -185,7 +185,7 @@ def centre_origin(obs: Observation, names: Names) -> str:
 
 
 def _going_out(obs: Observation, names: Names) -> Line:
-    """With an empty hand every legal take is the winning one; say so."""
+    """With an empty hand every legal take (forced or not) is the winning one; say so."""
     if obs.hand_mask:
         return []
     return [Span(f"{names.cap_poss(obs.player)} hand is empty, so taking it goes out. ")]
@@ -222,7 +222,9 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
         return [
             Span(f"{names.subj(other)} forces {names.obj(me)} to take "),
             centre,
-            Span(". Choose how to lay it."),
+            Span(". "),
+            *_going_out(obs, names),
+            Span("Choose how to lay it."),
         ]
     if phase is Phase.DISCARD:
         return [Span("Discard a card from your hand.")]
