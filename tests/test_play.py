@@ -677,28 +677,22 @@ def test_prompt_says_a_take_with_an_empty_hand_goes_out() -> None:
     from conquian.play.text import CardLook, plain
     from conquian.play.words import Names, situation
 
-    # ten cards down and an empty hand; 5d fits the diamond run
-    empty = parse_position(
-        "standard offer 0 0 - Kd Ad2d3d4d/6d7dJd/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
-        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
-    )
-    names = Names(("Ana", "Ben"), me=0)
-    line = plain(situation(observe(empty, 0), names, CardLook()))
+    # ten cards down and an empty hand (or three cards of it still in hand); 5d fits the diamond run
+    def said(phase: str, hand: str, table: str) -> str:
+        state = parse_position(
+            f"standard {phase} 0 0 {hand} Kd {table} 3h4h5h/AsAhAc/2s2h2c 5d:p "
+            "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
+        )
+        return plain(situation(observe(state, 0), Names(("Ana", "Ben"), me=0), CardLook()))
+
+    line = said("offer", "-", "Ad2d3d4d/6d7dJd/6s6h6c")
     assert "Your hand is empty, so taking it goes out." in line
     assert line.endswith("Take it or decline it?")
     # forced to take it, the same
-    forced = parse_position(
-        "standard forced 0 0 - Kd Ad2d3d4d/6d7dJd/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
-        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
-    )
-    line = plain(situation(observe(forced, 0), names, CardLook()))
+    line = said("forced", "-", "Ad2d3d4d/6d7dJd/6s6h6c")
     assert line.endswith(
         "take 5d. Your hand is empty, so taking it goes out. Choose how to lay it."
     )
     # the same offer with three cards still in hand makes no such claim
-    in_hand = parse_position(
-        "standard offer 0 0 6d7dJd Kd Ad2d3d4d/6s6h6c 3h4h5h/AsAhAc/2s2h2c 5d:p "
-        "3s4s5s7sJsQsKs7hJhQhKhQd3c4c5c7cJcQcKc - 1"
-    )
-    line = plain(situation(observe(in_hand, 0), names, CardLook()))
+    line = said("offer", "6d7dJd", "Ad2d3d4d/6s6h6c")
     assert line.endswith("Take it or decline it?") and "hand is empty" not in line
