@@ -26,10 +26,10 @@ import gymnasium
 import numpy as np
 
 import conquian.envs
+from conquian.bots.protocol import serve
 from conquian.envs.agents import IdPolicyBot
 from conquian.envs.spaces import Pending, TensorLayout, encode_observation
 from conquian.observation import Observation
-from conquian.protocol import serve
 from conquian.rules import find_rules
 
 

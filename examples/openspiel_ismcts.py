@@ -26,9 +26,9 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from conquian.actions import Action
 from conquian.bots import Bot
+from conquian.bots.protocol import serve
 from conquian.envs.openspiel import state_from_observation
 from conquian.observation import Observation
-from conquian.protocol import serve
 
 
 class ISMCTSConquianBot(Bot):

@@ -49,7 +49,7 @@ def positions(deals: int, seed: int, share: float) -> Iterator[Position]:
         for player in (0, 1):
             bots[player].new_deal(player, game.rules)
         while not game.state.is_over:
-            player = game.state.player
+            player = game.state.to_act
             obs = game.observation(player)
             if (
                 player == me
@@ -77,7 +77,7 @@ def sampled_marginals(
 
 def uniform_marginals(obs: Observation) -> dict[int, float]:
     unknown = list(mask_indices(obs.unknown_mask))
-    share = obs.hand_counts[1 - obs.player] / len(unknown)
+    share = obs.hand_counts[1 - obs.viewer] / len(unknown)
     return dict.fromkeys(unknown, share)
 
 

@@ -29,7 +29,6 @@ from collections.abc import Callable
 from multiprocessing import Pool
 
 from conquian.actions import Action
-from conquian.arena import derive_seed, wilson_interval
 from conquian.bots import make_bot
 from conquian.bots.base import Bot, Budget
 from conquian.bots.search import HandModel, HandSampler, OracleBot, SearchBot, determinize
@@ -37,6 +36,7 @@ from conquian.cards import mask_indices
 from conquian.game import Game
 from conquian.observation import Observation
 from conquian.state import GameState
+from conquian.tools.arena import derive_seed, wilson_interval
 
 
 class UniformSearch(SearchBot):
@@ -58,7 +58,7 @@ class ToldSearch(SearchBot):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        hand = state.hands[1 - obs.player]
+        hand = state.hands[1 - obs.viewer]
         return self._search(obs, self.candidates(obs), lambda: determinize(obs, hand, self.rng))
 
 
@@ -89,7 +89,7 @@ def play_deal(task: tuple[str, int, int]) -> list[int | None]:
         for player in (0, 1):
             bots[player].new_deal(player, g.rules)
         while not g.state.is_over:
-            player = g.state.player
+            player = g.state.to_act
             bot = bots[player]
             obs = g.observation(player)
             if bot.sees_everything:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from conquian.web.load import start_server
+from conquian.tools.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

@@ -15,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conquian.arena import (
+from conquian.errors import ConquianError
+from conquian.records import GameRecord, load_record
+from conquian.state import shuffled_deck
+from conquian.tools.arena import (
     BotSummary,
     GameResult,
     MatchResult,
@@ -28,9 +31,6 @@ from conquian.arena import (
     run_match,
     wilson_interval,
 )
-from conquian.errors import ConquianError
-from conquian.records import GameRecord, load_record
-from conquian.state import shuffled_deck
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "conquian.cli"]
@@ -219,7 +219,7 @@ def test_records_replay_to_the_reported_results(tmp_path: Path) -> None:
         assert record.meta["bot_a"] == "random" and record.meta["deal"] == str(g.deal + 1)
         for state in states[:-1]:
             if len(state.legal_actions()) > 1:
-                choice_decisions[state.player ^ g.a_player] += 1
+                choice_decisions[state.to_act ^ g.a_player] += 1
     # latency figures count exactly the decisions with more than one legal action
     assert [len(result.bot_a.choice_ms), len(result.bot_b.choice_ms)] == choice_decisions
     assert len(result.bot_a.ms) + len(result.bot_b.ms) == sum(g.actions for g in result.games)

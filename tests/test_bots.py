@@ -32,7 +32,7 @@ def play_game(names: tuple[str, str], seed: int, rules: str = "standard") -> Gam
     for seat, bot in enumerate(bots):
         bot.new_deal(seat, game.rules)
     while not game.state.is_over:
-        seat = game.state.player
+        seat = game.state.to_act
         obs = game.observation(seat)
         bot = bots[seat]
         action = bot.act_with_state(obs, game.state) if bot.sees_everything else bot.act(obs)
@@ -68,7 +68,7 @@ def test_levels_and_names() -> None:
 def test_oracle_refuses_to_play_without_the_state() -> None:
     game = Game(seed=1)
     oracle = make_bot("oracle", budget=FAST)
-    obs = game.observation(game.state.player)
+    obs = game.observation(game.state.to_act)
     with pytest.raises(RuntimeError, match="full state"):
         oracle.act(obs)
     assert oracle.act_with_state(obs, game.state) in obs.legal_actions

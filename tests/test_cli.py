@@ -315,7 +315,7 @@ def tampered_copy(selfplay_dir: Path, tmp_path: Path) -> tuple[Path, str]:
     source = record_files(selfplay_dir)[1]
     record = GameRecord.loads(source.read_text(encoding="utf-8"))
     before = record.replay()[4]
-    player = before.player
+    player = before.to_act
     card = next(i for i in range(40) if not before.hands[player] >> i & 1)
     bad = f"p{player} discard {CARDS[card]}"
     text = replace_action(source.read_text(encoding="utf-8"), 5, bad)

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from conquian.actions import Action
-from conquian.arena import run_match
 from conquian.cards import parse_cards_mask
 from conquian.envs.episode import Episode
 from conquian.envs.spaces import (
@@ -32,6 +31,7 @@ from conquian.envs.spaces import (
 from conquian.errors import GameOverError, IllegalActionError
 from conquian.rules import find_rules
 from conquian.state import Phase
+from conquian.tools.arena import run_match
 
 RULES = ["standard", "bicycle", "foster", "wikipedia", "standard,forcing=automatic"]
 
@@ -67,7 +67,7 @@ def test_masks_reach_exactly_the_legal_actions_once_each(rules: str) -> None:
     for episode in random_positions(rules, deals=150, seed=11):
         state = episode.state
         decision = Decision(
-            episode.space, state.legal_actions(), state.tables[state.player], state.phase
+            episode.space, state.legal_actions(), state.tables[state.to_act], state.phase
         )
         found: list[Action] = []
         walk(decision, found)
@@ -84,7 +84,7 @@ def test_ids_round_trip_with_engine_actions(rules: str) -> None:
     count = 0
     for episode in random_positions(rules, deals=30, seed=5):
         state = episode.state
-        table = state.tables[state.player]
+        table = state.tables[state.to_act]
         sequences = set()
         for action in state.legal_actions():
             ids = space.ids_of(action, table, state.phase)
@@ -271,7 +271,7 @@ def test_named_slices_hold_what_they_say() -> None:
         assert list(np.flatnonzero(vector[start:stop])) == [obs.stock_count]
         start, stop = where["own_melds"]
         melds = {layout.space.melds.melds[i] for i in np.flatnonzero(vector[start:stop])}
-        assert melds == set(obs.tables[obs.player])
+        assert melds == set(obs.tables[obs.viewer])
         start, stop = where["history"]
         rows = vector[start:stop].reshape(layout.history_rows, layout.row_width)
         assert int(rows.any(axis=1).sum()) == len(obs.history)

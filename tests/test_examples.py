@@ -88,11 +88,11 @@ def centre(state: GameState) -> str:
 
 
 def dead(state: GameState) -> set[str]:
-    return {str(c) for c in state.dead_cards}
+    return {str(c) for c in state.dead}
 
 
 def assert_offer(state: GameState, player: int, card: str, source: Source) -> None:
-    assert (state.phase, state.player, centre(state), state.source) == (
+    assert (state.phase, state.to_act, centre(state), state.source) == (
         Phase.OFFER,
         player,
         card,
@@ -102,7 +102,7 @@ def assert_offer(state: GameState, player: int, card: str, source: Source) -> No
 
 def assert_turned(state: GameState, player: int, card: str) -> None:
     """``player`` has just turned ``card`` from the stock and must take or pass it."""
-    assert (state.phase, state.player, centre(state), state.source) == (
+    assert (state.phase, state.to_act, centre(state), state.source) == (
         Phase.TURN,
         player,
         card,
@@ -112,7 +112,7 @@ def assert_turned(state: GameState, player: int, card: str) -> None:
 
 def assert_force_decision(state: GameState, refuser: int, card: str) -> None:
     """The opponent of ``refuser`` must decide whether to force ``card`` on him."""
-    assert (state.phase, state.player, state.refuser, centre(state)) == (
+    assert (state.phase, state.to_act, state.refuser, centre(state)) == (
         Phase.FORCE,
         1 - refuser,
         refuser,
@@ -287,7 +287,7 @@ def test_d05_first_stock_card_legal_actions() -> None:
 def test_d05_take_with_a_pair() -> None:
     state = play(parse_position(D05), "take 5h5d5c")
     assert state.phase is Phase.DISCARD
-    assert state.player == 0
+    assert state.to_act == 0
     assert sizes(state, 0) == (3, 8)
     assert legal(state) == {
         f"discard {c}" for c in ("2c", "3c", "Kh", "Ks", "Kd", "7s", "Jd", "Qc")
@@ -358,7 +358,7 @@ def test_d07_dealer_legal_actions() -> None:
 def test_d07_dealer_takes_then_discards(take: str) -> None:
     state = play(parse_position(D07), take)
     assert state.phase is Phase.DISCARD
-    assert state.player == 1
+    assert state.to_act == 1
     table, hand = sizes(state, 1)
     assert table + hand == 11
     play(state, "discard Kc")
@@ -396,7 +396,7 @@ def test_d08_decline_then_force() -> None:
     state = play(parse_position(D08), "decline")
     assert_force_decision(state, 0, "6s")
     play(state, "force")
-    assert (state.phase, state.player, centre(state)) == (Phase.FORCED, 0, "6s")
+    assert (state.phase, state.to_act, centre(state)) == (Phase.FORCED, 0, "6s")
     assert legal(state) == {"take 3s4s5s6s"}
     play(state, "take 3s4s5s6s", "discard Kh")
     assert sizes(state, 0) == (4, 6)
@@ -528,7 +528,7 @@ def test_d16_force_on_declined_offered_card() -> None:
     assert_force_decision(state, 0, "7c")
     assert dead(state) == set()
     play(state, "force")
-    assert (state.phase, state.player, centre(state)) == (Phase.FORCED, 0, "7c")
+    assert (state.phase, state.to_act, centre(state)) == (Phase.FORCED, 0, "7c")
     assert legal(state) == {"take 3c4c5c6c7c"}
     assert_rejected(state, "decline", "must take the card they were forced with")
     play(state, "take 3c4c5c6c7c", "discard Qs")
@@ -572,7 +572,7 @@ def d18_after_pass() -> GameState:
 
 def test_d18_force_with_own_passed_stock_card() -> None:
     state = play(d18_after_pass(), "force")
-    assert (state.phase, state.player, centre(state)) == (Phase.FORCED, 0, "6h")
+    assert (state.phase, state.to_act, centre(state)) == (Phase.FORCED, 0, "6h")
     assert legal(state) == {"take 2h3h4h5h6h/2c3c4c5c"}
     play(state, "take 2h3h4h5h6h/2c3c4c5c")
     assert legal(state) == {"discard Ks", "discard Kd"}
@@ -626,7 +626,7 @@ def test_d21_force_is_optional_card_then_dies() -> None:
     state = play(parse_position(D16), "decline", "noforce")
     assert dead(state) == {"7c"}
     # not offered to O: P goes on with the stock
-    assert state.player == 0
+    assert state.to_act == 0
     assert_turned(state, 0, "Ah")
     play(state, "pass")
     assert_offer(state, 1, "Ah", Source.PASSED)
@@ -738,9 +738,9 @@ def test_d30_last_card_fits_o_table_p_may_force() -> None:
     play(state, "decline")
     assert_force_decision(state, 1, "Kc")
     forced = play(state.copy(), "force")
-    assert (forced.phase, forced.player) == (Phase.FORCED, 1)
+    assert (forced.phase, forced.to_act) == (Phase.FORCED, 1)
     play(forced, "take KsKhKdKc")
-    assert (forced.phase, forced.player) == (Phase.DISCARD, 1)
+    assert (forced.phase, forced.to_act) == (Phase.DISCARD, 1)
     assert forced.outcome() is None
     play(state, "noforce")
     assert_draw(state)
@@ -833,7 +833,7 @@ def test_d34_initial_upcard_taken_by_non_dealer() -> None:
     state, _ = d34_deal()
     assert canon("take 7s7h7d") <= legal(state)
     play(state, "take 7s7h7d")
-    assert (state.phase, state.player) == (Phase.DISCARD, 0)
+    assert (state.phase, state.to_act) == (Phase.DISCARD, 0)
     play(state, "discard Kh")
     assert sizes(state, 0) == (3, 7)
     assert_offer(state, 1, "Kh", Source.DISCARD)
@@ -857,7 +857,7 @@ def test_d34_initial_upcard_declined_by_both() -> None:
     assert dead(state) == {"7s"}
     # N begins his turn at step 2 with the 19-card stock: he has turned its top card
     assert state.phase is Phase.TURN
-    assert state.player == 0
+    assert state.to_act == 0
     assert state.centre == deck[21]
     assert state.source is Source.TURNED
     assert state.stock_count == 18

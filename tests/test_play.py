@@ -22,10 +22,11 @@ import pytest
 
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
-from conquian.play.storage import SAVE_NAME, default_data_dir
+from conquian.play.storage import SAVE_NAME
 from conquian.records import GameRecord, load_record
 from conquian.rules import find_rules
 from conquian.state import GameState
+from conquian.userdata import default_data_dir
 
 ANSI = re.compile(
     r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][A-Z0-9]|[=>78])"
@@ -294,7 +295,7 @@ def expect_refused(play: Play, typed: str, message: str) -> None:
 def unseen_card(play: Play) -> str:
     """A card still in the stock: not in the player's hand and never shown."""
     state = play.state()
-    unseen = [*state.stock[state.stock_pos :], *mask_indices(state.hands[1 - state.player])]
+    unseen = [*state.stock[state.stock_pos :], *mask_indices(state.hands[1 - state.to_act])]
     return str(CARDS[unseen[0]])
 
 
@@ -503,7 +504,7 @@ def test_hotseat_hides_each_hand_from_the_other_player(tmp_path: Path) -> None:
             continue
         assert current is not None and play.prompt.startswith(f"Player {current + 1}, ")
         state = play.state()
-        assert state.player == current
+        assert state.to_act == current
         # this player's screen, from the hand-over on: his hand, never the other's
         since = play.transcript().split("press Enter when ready> ")[-1]
         other = state.hands[1 - current]
@@ -559,7 +560,7 @@ def test_replay_view_shows_one_players_cards_only(full_game: FullGame) -> None:
         play.wait()
         assert f"Move {k} of" in play.screen
         state = states[k]
-        public = state.table_masks[0] | state.table_masks[1] | state.dead
+        public = state.table_masks[0] | state.table_masks[1] | state.dead_mask
         hidden = state.hands[1] & ~public
         assert not [str(CARDS[i]) for i in mask_indices(hidden) if shows_card(play.screen, i)]
         assert all(shows_card(play.screen, i) for i in mask_indices(state.hands[0]))
@@ -674,8 +675,8 @@ def test_help_rules_log_table_and_hint_change_nothing(tmp_path: Path) -> None:
 def test_prompt_says_a_take_with_an_empty_hand_goes_out() -> None:
     from conquian.notation import parse_position
     from conquian.observation import observe
-    from conquian.play.text import CardLook, plain
-    from conquian.play.words import Names, situation
+    from conquian.present.spans import CardLook, plain
+    from conquian.present.words import Names, situation
 
     # ten cards down and an empty hand (or three cards of it still in hand); 5d fits the diamond run
     def said(phase: str, hand: str, table: str) -> str:

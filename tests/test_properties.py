@@ -110,7 +110,7 @@ def check_conservation(state: GameState) -> None:
         state.table_masks[0],
         state.table_masks[1],
         1 << state.centre if state.centre >= 0 else 0,
-        state.dead,
+        state.dead_mask,
         unturned_mask(state),
     ]
     seen = 0
@@ -129,7 +129,7 @@ def check_counts(state: GameState) -> None:
         if state.phase is Phase.OVER and state.winner == p and state.termination is Termination.OUT:
             assert count == rules.cards_to_win == rules.hand_size + 1
             assert state.hands[p] == 0
-        elif state.phase is Phase.DISCARD and p == state.player:
+        elif state.phase is Phase.DISCARD and p == state.to_act:
             assert count == rules.hand_size + 1
         else:
             assert count == rules.hand_size, (p, state)
@@ -189,7 +189,7 @@ def test_invariants_at_every_step(seed: int, spec: str, greed: float) -> None:
         # Table cards never leave a table; the dead pile only grows.
         for p in (0, 1):
             assert before.table_masks[p] & ~after.table_masks[p] == 0
-        assert before.dead & ~after.dead == 0
+        assert before.dead_mask & ~after.dead_mask == 0
         assert after.stock_pos >= before.stock_pos
 
 
@@ -220,7 +220,7 @@ def test_greedy_play_reaches_wins_and_forces() -> None:
 
 
 def check_take(state: GameState, action: Action, after: GameState) -> None:
-    p = state.player
+    p = state.to_act
     rules = state.rules
     old = state.table_masks[p]
     centre = 1 << state.centre
@@ -257,7 +257,7 @@ def check_kinds(state: GameState) -> None:
     elif state.phase is Phase.DISCARD:
         assert kinds == {ActionKind.DISCARD}
         assert {a.card for a in state.legal_actions()} == {
-            i for i in range(NUM_CARDS) if state.hands[state.player] >> i & 1
+            i for i in range(NUM_CARDS) if state.hands[state.to_act] >> i & 1
         }
 
 
@@ -279,7 +279,7 @@ def test_every_legal_action_applies_on_a_copy(seed: int, spec: str, greed: float
                 check_take(state, action, child)
             if action.kind is ActionKind.DISCARD:
                 assert child.centre == action.card and child.source is Source.DISCARD
-                assert child.player == 1 - state.player and child.phase is Phase.OFFER
+                assert child.to_act == 1 - state.to_act and child.phase is Phase.OFFER
             if (
                 action.kind is ActionKind.DECLINE
                 and state.source is not Source.UPCARD
@@ -294,7 +294,7 @@ def test_every_legal_action_applies_on_a_copy(seed: int, spec: str, greed: float
 
 
 def illegal_candidates(state: GameState, rng: random.Random) -> list[Action]:
-    p = state.player
+    p = state.to_act
     melds = state.melds.melds
     out: list[Action] = []
     not_in_hand = [i for i in range(NUM_CARDS) if not state.hands[p] >> i & 1]
@@ -412,10 +412,10 @@ def test_position_string_round_trips(seed: int, spec: str, greed: float) -> None
         assert parsed.legal_actions() == state.legal_actions(), text
         assert parsed.outcome() == state.outcome(), text
         assert parsed.rules == state.rules
-        assert (parsed.hands, parsed.tables, parsed.dead) == (
+        assert (parsed.hands, parsed.tables, parsed.dead_mask) == (
             state.hands,
             state.tables,
-            state.dead,
+            state.dead_mask,
         )
         assert (parsed.centre, parsed.source, parsed.stake) == (
             state.centre,
@@ -424,7 +424,7 @@ def test_position_string_round_trips(seed: int, spec: str, greed: float) -> None
         )
         assert parsed.stock_count == state.stock_count
         if not state.is_over:
-            assert parsed.player == state.player
+            assert parsed.to_act == state.to_act
 
 
 @given(SEEDS, SPECS, GREED)

@@ -18,13 +18,8 @@ import pytest
 
 import conquian.bots
 from conquian.actions import Action
-from conquian.arena import run_match
 from conquian.bots import Bot, make_bot
-from conquian.cards import CARDS, mask_indices, parse_cards_mask
-from conquian.errors import ConquianError, InvalidNotationError
-from conquian.game import Game
-from conquian.observation import Observation, parse_public_event
-from conquian.protocol import (
+from conquian.bots.protocol import (
     PROTOCOL_VERSION,
     BotFailure,
     ExternalBot,
@@ -32,7 +27,12 @@ from conquian.protocol import (
     result_message,
     serve,
 )
+from conquian.cards import CARDS, mask_indices, parse_cards_mask
+from conquian.errors import ConquianError, InvalidNotationError
+from conquian.game import Game
+from conquian.observation import Observation, parse_public_event
 from conquian.rules import PRESETS
+from conquian.tools.arena import run_match
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = shlex.quote(sys.executable)
@@ -259,8 +259,8 @@ def test_info_lines_options_and_a_wrong_option(tmp_path: Path) -> None:
         served.start()
         assert served.bot_options == {"budget_ms": None}
         game = Game(seed=1)
-        served.new_deal(game.state.player, game.rules)
-        obs = game.observation(game.state.player)
+        served.new_deal(game.state.to_act, game.rules)
+        obs = game.observation(game.state.to_act)
         assert served.act(obs) in obs.legal_actions
         assert served.reason  # the served bot says why
     assert not served.running
@@ -358,7 +358,7 @@ def test_an_external_bot_never_receives_hidden_cards(tmp_path: Path) -> None:
             bot.new_deal(me, game.rules)
             new_lines(1, hidden)
             while not game.state.is_over:
-                player = game.state.player
+                player = game.state.to_act
                 obs = game.observation(player)
                 if player == me:
                     hidden = hidden_cards(game, me)
@@ -422,8 +422,8 @@ def test_conquian_bot_answers_like_the_bot_itself() -> None:
     ]
     expected = []
     for _ in range(12):
-        obs = game.observation(game.state.player)
-        local.new_deal(game.state.player, game.rules)
+        obs = game.observation(game.state.to_act)
+        local.new_deal(game.state.to_act, game.rules)
         action = local.act(obs)
         messages.append(act_message(obs, 1000))
         expected.append(str(action))
@@ -510,7 +510,7 @@ def test_public_events_round_trip() -> None:
 def test_observation_from_dict_names_what_is_wrong(change: dict[str, Any], message: str) -> None:
     game = Game(seed=3)
     game.push(game.legal_actions()[-1])
-    data = game.observation(game.state.player).to_dict()
+    data = game.observation(game.state.to_act).to_dict()
     assert data["centre"] is not None
     data.update(change)
     with pytest.raises(InvalidNotationError, match=re.escape(message)):
@@ -523,7 +523,7 @@ def test_observation_from_dict_names_what_is_wrong(change: dict[str, Any], messa
 
 def test_act_message_carries_the_legal_actions_of_the_observation() -> None:
     game = Game(seed=9)
-    obs = game.observation(game.state.player)
+    obs = game.observation(game.state.to_act)
     message = act_message(obs, 750)
     assert message["time_limit_ms"] == 750
     assert message["legal_actions"] == [str(a) for a in obs.legal_actions]

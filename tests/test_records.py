@@ -141,7 +141,7 @@ def test_tampered_action_names_its_number(seed: int) -> None:
     assert len(record.actions) >= 6
     states = record.replay()
     before = states[4]  # the state action 5 is played in
-    player = before.player
+    player = before.to_act
     # A card the player does not hold cannot be discarded, whatever the phase.
     card = next(i for i in range(40) if not before.hands[player] >> i & 1)
     bad = with_action(record, 5, f"p{player} discard {CARDS[card]}")
@@ -165,8 +165,8 @@ def test_tampered_text_via_loads() -> None:
     start = lines.index("actions = [")
     assert lines[start + 5] == f'  "{record.actions[4]}",'
     before = record.replay()[4]
-    player = before.player
-    card = next(i for i in range(40) if before.dead >> i & 1 or before.table_masks[0] >> i & 1)
+    player = before.to_act
+    card = next(i for i in range(40) if before.dead_mask >> i & 1 or before.table_masks[0] >> i & 1)
     lines[start + 5] = f'  "p{player} discard {CARDS[card]}",'
     loaded = GameRecord.loads("\n".join(lines) + "\n")
     with pytest.raises(RecordError, match=r"Action 5\b") as info:
@@ -334,7 +334,7 @@ def test_messages_are_record_errors_and_value_errors() -> None:
 def seen_by(states: list[GameState], player: int) -> int:
     seen = 0
     for state in states:
-        seen |= state.hands[player] | state.table_masks[0] | state.table_masks[1] | state.dead
+        seen |= state.hands[player] | state.table_masks[0] | state.table_masks[1] | state.dead_mask
         if state.centre >= 0:
             seen |= 1 << state.centre
     return seen

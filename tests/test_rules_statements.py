@@ -165,7 +165,7 @@ def check_invariants(state: GameState) -> None:
         state.hands[1],
         state.table_masks[0],
         state.table_masks[1],
-        state.dead,
+        state.dead_mask,
         unturned(state),
         (1 << state.centre) if state.centre >= 0 else 0,
     ]
@@ -179,7 +179,7 @@ def check_invariants(state: GameState) -> None:
         assert all(_reference_meld(m, state.rules.max_seq_len) for m in melds)
         assert sum(m.bit_count() for m in melds) == partition_mask(melds).bit_count()
         expected = 10
-        if state.phase is Phase.DISCARD and state.player == p:
+        if state.phase is Phase.DISCARD and state.to_act == p:
             expected = 11
         if state.phase is Phase.OVER and state.winner == p and state.termination is Termination.OUT:
             expected = 11
@@ -383,7 +383,7 @@ def test_a6_twenty_card_stock_and_no_upcard() -> None:
     state = GameState.deal(Rules(), deck=deck, dealer=1)
     assert len(state.stock) == 20
     assert state.tables == ((), ())
-    assert state.dead == 0
+    assert state.dead_mask == 0
     # No upcard: the non-dealer's turn starts at step 2 with his own first stock card.
     assert state.phase is Phase.TURN and state.source is Source.TURNED
     assert state.centre == deck[20]
@@ -395,12 +395,12 @@ def test_a6_stock_never_replenished_dead_pile_never_reused() -> None:
         state = GameState.deal(Rules(), seed=seed)
         history = random_playout(state, random.Random(seed))
         stock_counts = [s.stock_count for s, _ in history] + [state.stock_count]
-        deads = [s.dead for s, _ in history] + [state.dead]
+        deads = [s.dead_mask for s, _ in history] + [state.dead_mask]
         assert all(a >= b for a, b in itertools.pairwise(stock_counts))
         assert all(a & ~b == 0 for a, b in itertools.pairwise(deads))
         for before, _ in history:
             if before.phase is not Phase.OVER:
-                assert not (before.centre >= 0 and before.dead >> before.centre & 1)
+                assert not (before.centre >= 0 and before.dead_mask >> before.centre & 1)
 
 
 def test_a6_first_dealer_random() -> None:
@@ -437,7 +437,7 @@ def test_a6_first_dealer_low_cut_lower_card_deals(
 def test_a7_non_dealer_acts_first() -> None:
     for dealer in (0, 1):
         state = GameState.deal(Rules(), seed=5, dealer=dealer)
-        assert state.player == 1 - dealer
+        assert state.to_act == 1 - dealer
         assert state.dealer == dealer
 
 
@@ -447,7 +447,7 @@ def test_a7_dealer_alternates_including_after_draws() -> None:
     for letter in "DWDW":
         dealers.append(match.dealer)
         state = match.new_deal()
-        assert state.dealer == match.dealer and state.player == 1 - match.dealer
+        assert state.dealer == match.dealer and state.to_act == 1 - match.dealer
         final = refuse_playout(state) if letter == "D" else play_to_win(state)
         match.finish_deal(final)
     assert dealers == [dealers[0], 1 - dealers[0], dealers[0], 1 - dealers[0]]
@@ -473,28 +473,28 @@ def test_a8_empty_hand_without_going_out_only_after_discard() -> None:
                 if after.hands[p] == 0 and not (after.is_over and after.winner == p):
                     assert len(after.table(p)) == 10
                     if before.hands[p] != 0:
-                        assert action.kind is ActionKind.DISCARD and before.player == p
+                        assert action.kind is ActionKind.DISCARD and before.to_act == p
 
 
 def test_a9_turned_card_first_refusal_then_opponent_then_dead() -> None:
     state = pos(hand0="5h2d3s7hJdQcKc2h6dKs", centre="5c:t", phase="turn", stock="Ad*")
-    assert state.player == 0 and state.source is Source.TURNED
+    assert state.to_act == 0 and state.source is Source.TURNED
     play(state, "pass")
-    assert (state.player, state.phase, state.source) == (1, Phase.OFFER, Source.PASSED)
+    assert (state.to_act, state.phase, state.source) == (1, Phase.OFFER, Source.PASSED)
     assert str(state.centre_card) == "5c"
     play(state, "decline")
-    assert state.dead == cards("5c")
-    assert (state.player, state.phase, str(state.centre_card)) == (1, Phase.TURN, "Ad")
+    assert state.dead_mask == cards("5c")
+    assert (state.to_act, state.phase, str(state.centre_card)) == (1, Phase.TURN, "Ad")
 
 
 def test_a9_discard_offered_only_to_opponent() -> None:
     state = pos(hand0="KhKd2c7hJdQcAh", table0="3s4s5s", centre="6s:d", stock="2h*")
     play(state, "take:3s4s5s6s", "discard Kh")
-    assert (state.player, state.phase, state.source) == (1, Phase.OFFER, Source.DISCARD)
+    assert (state.to_act, state.phase, state.source) == (1, Phase.OFFER, Source.DISCARD)
     assert str(state.centre_card) == "Kh"
     play(state, "decline")
-    assert state.dead & cards("Kh")
-    assert state.player == 1 and state.phase is Phase.TURN and str(state.centre_card) == "2h"
+    assert state.dead_mask & cards("Kh")
+    assert state.to_act == 1 and state.phase is Phase.TURN and str(state.centre_card) == "2h"
 
 
 def test_a10_step1_take_or_decline_only() -> None:
@@ -508,8 +508,8 @@ def test_a10_declined_card_dies_then_stock_card_turned() -> None:
     state = pos(hand0="KhKd2c7hJdQcAh", table0="3s4s5s", centre="Qs:d", stock="2h*")
     stock = state.stock_count
     play(state, "decline")
-    assert state.dead == cards("Qs")
-    assert (state.player, state.phase, state.source) == (0, Phase.TURN, Source.TURNED)
+    assert state.dead_mask == cards("Qs")
+    assert (state.to_act, state.phase, state.source) == (0, Phase.TURN, Source.TURNED)
     assert str(state.centre_card) == "2h" and state.stock_count == stock - 1
 
 
@@ -519,12 +519,12 @@ def test_a10_step2_take_or_pass_and_pass_ends_turn_without_discard() -> None:
     hand = state.hands[0]
     play(state, "pass")
     assert state.hands[0] == hand
-    assert (state.player, state.phase, state.source) == (1, Phase.OFFER, Source.PASSED)
+    assert (state.to_act, state.phase, state.source) == (1, Phase.OFFER, Source.PASSED)
 
 
 def test_a10_first_turn_has_no_offered_card() -> None:
     state = GameState.deal(Rules(), seed=9, dealer=0)
-    assert state.phase is Phase.TURN and state.source is Source.TURNED and state.player == 1
+    assert state.phase is Phase.TURN and state.source is Source.TURNED and state.to_act == 1
     assert ActionKind.DECLINE not in kinds(state)
 
 
@@ -589,7 +589,7 @@ def test_a11_dealer_takes_declined_first_card_d07() -> None:
     }
     assert_illegal(state, take_action("5s5h5c/6c7c5c"))
     play(state, "decline")
-    assert state.dead == cards("5c") and state.phase is Phase.TURN and state.player == 0
+    assert state.dead_mask == cards("5c") and state.phase is Phase.TURN and state.to_act == 0
 
 
 def test_a11_after_take_discard_unless_hand_empty() -> None:
@@ -598,7 +598,7 @@ def test_a11_after_take_discard_unless_hand_empty() -> None:
     assert state.is_over and state.outcome() == (0, Termination.OUT)
     state = pos(hand0="JhQh2d", table0="As2s3s4s/5h5d5c", centre="Kh:d")
     play(state, "take:As2s3s4s/5h5d5c/JhQhKh")
-    assert state.phase is Phase.DISCARD and state.player == 0
+    assert state.phase is Phase.DISCARD and state.to_act == 0
 
 
 def test_a12_no_melding_without_a_take() -> None:
@@ -629,7 +629,7 @@ def test_a13_discard_is_mandatory_and_from_hand() -> None:
     assert_illegal(state, Action.discard(idx("6s")))
     assert_illegal(state, Action(ActionKind.DECLINE))
     play(state, "discard Qc")
-    assert (state.player, state.phase, state.source) == (1, Phase.OFFER, Source.DISCARD)
+    assert (state.to_act, state.phase, state.source) == (1, Phase.OFFER, Source.DISCARD)
     assert str(state.centre_card) == "Qc"
 
 
@@ -638,7 +638,7 @@ def test_a13_no_discard_on_a_turn_without_take() -> None:
     hand = state.hands[0]
     play(state, "decline", "pass")
     assert state.hands[0] == hand
-    assert state.phase is Phase.OFFER and state.player == 1 and state.source is Source.PASSED
+    assert state.phase is Phase.OFFER and state.to_act == 1 and state.source is Source.PASSED
 
 
 def test_a14_free_rearrangement_bicycle_d10() -> None:
@@ -676,7 +676,7 @@ def test_a14_no_borrow_from_three_set_d12() -> None:
         assert legal(state) == {"decline"}
         assert_illegal(state, take_action("2h3h4h5h/4s4d"))
         play(state, "decline")
-        assert state.phase is Phase.TURN and state.player == 0 and state.dead == cards("5h")
+        assert state.phase is Phase.TURN and state.to_act == 0 and state.dead_mask == cards("5h")
     state = pos(hand0="2h3h5d5s7s6cKc", table0="4h4s4d", centre="5h:d")
     assert part("4h4s4d/5s5h5d") in take_tables(state)
 
@@ -695,17 +695,17 @@ def test_a15_force_on_declined_offered_card_d16() -> None:
     state = pos(hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:d")
     stock = state.stock_count
     play(state, "decline")
-    assert (state.phase, state.player) == (Phase.FORCE, 1)
+    assert (state.phase, state.to_act) == (Phase.FORCE, 1)
     assert legal(state) == {"force", "noforce"}
     assert state.stock_count == stock
     play(state, "force")
-    assert (state.phase, state.player) == (Phase.FORCED, 0)
+    assert (state.phase, state.to_act) == (Phase.FORCED, 0)
     assert kinds(state) == {ActionKind.TAKE}
     assert take_tables(state) == {part("3c4c5c6c7c")}
     play(state, "take:3c4c5c6c7c", "discard Kh")
     assert counts(state, 0) == (5, 5)
     assert state.stock_count == stock  # P does not turn a stock card this turn
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.OFFER, 1, "Kh")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.OFFER, 1, "Kh")
 
 
 def test_a15_forced_player_cannot_refuse() -> None:
@@ -718,39 +718,39 @@ def test_a15_forced_player_cannot_refuse() -> None:
 def test_a15_no_force_card_dies_d21() -> None:
     state = pos(hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:d", stock="Qd*")
     play(state, "decline", "noforce")
-    assert state.dead == cards("7c")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.TURN, 0, "Qd")
+    assert state.dead_mask == cards("7c")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.TURN, 0, "Qd")
 
 
 def test_a15_not_forceable_when_hand_card_needed_d17() -> None:
     state = pos(hand0="6cKhKd2s2dJhQs", table0="3c4c5c", centre="7c:d")
     assert part("3c4c5c6c7c") in take_tables(state)
     play(state, "decline")
-    assert state.phase is Phase.TURN and state.player == 0 and state.dead == cards("7c")
+    assert state.phase is Phase.TURN and state.to_act == 0 and state.dead_mask == cards("7c")
 
 
 def test_a15_force_with_own_passed_stock_card_d18() -> None:
     state = pos(hand0="KsKd", table0="2h3h4h5h/2c3c4c5c", centre="Qd:d", stock="6h*")
     play(state, "decline")
-    assert state.dead == cards("Qd")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.TURN, 0, "6h")
+    assert state.dead_mask == cards("Qd")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.TURN, 0, "6h")
     play(state, "pass")
-    assert (state.phase, state.player) == (Phase.FORCE, 1)
+    assert (state.phase, state.to_act) == (Phase.FORCE, 1)
     play(state, "force")
     assert take_tables(state) == {part("2h3h4h5h6h/2c3c4c5c")}
     play(state, "take:2h3h4h5h6h/2c3c4c5c")
     assert {str(a) for a in state.legal_actions()} == {"discard Ks", "discard Kd"}
     play(state, "discard Kd")
     assert counts(state, 0) == (9, 1)
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.OFFER, 1, "Kd")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.OFFER, 1, "Kd")
     assert state.source is Source.DISCARD
 
 
 def test_a15_passed_card_not_forced_goes_to_opponent_d18() -> None:
     state = pos(hand0="KsKd", table0="2h3h4h5h/2c3c4c5c", centre="6h:t", phase="turn")
     play(state, "pass", "noforce")
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 1, Source.PASSED)
-    assert str(state.centre_card) == "6h" and state.dead == 0
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 1, Source.PASSED)
+    assert str(state.centre_card) == "6h" and state.dead_mask == 0
 
 
 def test_a15_forced_player_chooses_full_take_d20() -> None:
@@ -764,7 +764,7 @@ def test_a15_forced_player_chooses_full_take_d20() -> None:
 def test_a15_not_forceable_with_empty_table() -> None:
     state = pos(hand0="5s5h6c7c2d3dQsQhKcAd", centre="5c:p", dealer=0)
     play(state, "decline")
-    assert state.phase is Phase.TURN and state.player == 0
+    assert state.phase is Phase.TURN and state.to_act == 0
 
 
 def test_a15_opponent_forced_after_declining_passed_card() -> None:
@@ -776,11 +776,11 @@ def test_a15_opponent_forced_after_declining_passed_card() -> None:
         phase="turn",
     )
     play(state, "pass")  # 7d does not fit player 0's table: offered to player 1
-    assert (state.phase, state.player) == (Phase.OFFER, 1)
+    assert (state.phase, state.to_act) == (Phase.OFFER, 1)
     play(state, "decline")  # fits player 1's run directly: player 0 may force
-    assert (state.phase, state.player) == (Phase.FORCE, 0)
+    assert (state.phase, state.to_act) == (Phase.FORCE, 0)
     play(state, "force")
-    assert (state.phase, state.player) == (Phase.FORCED, 1)
+    assert (state.phase, state.to_act) == (Phase.FORCED, 1)
     assert all(a.table.mask & cards("7d") for a in state.legal_actions())
 
 
@@ -834,7 +834,7 @@ def _can_meld(index: int, avail: int) -> bool:
 
 
 def _reference_takes(state: GameState) -> set[frozenset[int]]:
-    p = state.player
+    p = state.to_act
     base = state.table_masks[p] | 1 << state.centre
     avail = base | state.hands[p]
     # Only hand cards that belong to some meld within the available cards can be laid.
@@ -865,12 +865,12 @@ def test_a15_force_trigger_matches_definition() -> None:
             refusal = action.kind in (ActionKind.DECLINE, ActionKind.PASS)
             if not refusal or before.source is Source.UPCARD:
                 continue
-            p, card = before.player, 1 << before.centre
+            p, card = before.to_act, 1 << before.centre
             fits = any(_reference_meld(m | card) for m in before.tables[p])
             after = before.child(action)
             assert (after.phase is Phase.FORCE) == fits, format_position(before)
             if fits:
-                assert after.player == 1 - p and after.centre == before.centre
+                assert after.to_act == 1 - p and after.centre == before.centre
             seen[fits] += 1
     assert seen[True] > 5 and seen[False] > 100
 
@@ -894,7 +894,7 @@ def test_a16_ten_melded_plus_discard_is_not_out_d26() -> None:
     play(state, "discard 2d")
     assert counts(state, 0) == (10, 0)
     assert not state.is_over and state.outcome() is None
-    assert (state.phase, state.player) == (Phase.OFFER, 1)
+    assert (state.phase, state.to_act) == (Phase.OFFER, 1)
 
 
 def test_a16_empty_hand_any_take_wins_d27() -> None:
@@ -903,7 +903,7 @@ def test_a16_empty_hand_any_take_wins_d27() -> None:
     )
     assert legal(state) == {"decline"}
     play(state, "decline")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.TURN, 0, "5s")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.TURN, 0, "5s")
     tables = take_tables(state)
     assert part("As2s3s4s5s/5h5d5c/JhQhKh") in tables
     assert part("As2s3s4s/5s5h5d5c/JhQhKh") in tables
@@ -928,7 +928,7 @@ def test_a17_exhaustion_is_a_draw_after_last_card_d30() -> None:
     play(state, "decline")
     assert (state.phase, str(state.centre_card), state.stock_count) == (Phase.TURN, "2c", 0)
     play(state, "pass")
-    assert (state.phase, state.player) == (Phase.OFFER, 1)
+    assert (state.phase, state.to_act) == (Phase.OFFER, 1)
     play(state, "decline")
     assert state.outcome() == (None, Termination.STOCK_EXHAUSTED)
 
@@ -946,9 +946,9 @@ def test_a17_play_continues_after_stock_empty_d31() -> None:
         dead=rest(hand0, hand1, table0, table1, "6c"),
     )
     play(state, "take:3c4c5c6c", "discard Kh")
-    assert not state.is_over and state.player == 1
+    assert not state.is_over and state.to_act == 1
     play(state, "take:KsKhKdKc", "discard Qd")
-    assert not state.is_over and state.player == 0
+    assert not state.is_over and state.to_act == 0
     assert legal(state) == {"decline"}
     play(state, "decline")
     assert state.outcome() == (None, Termination.STOCK_EXHAUSTED)
@@ -964,7 +964,7 @@ def test_a17_forcing_available_up_to_the_end() -> None:
     drawn = state.child(Action(ActionKind.NO_FORCE))
     assert drawn.outcome() == (None, Termination.STOCK_EXHAUSTED)
     play(state, "force", "take:3c4c5c6c7c", "discard Qs")
-    assert not state.is_over and (state.phase, state.player) == (Phase.OFFER, 1)
+    assert not state.is_over and (state.phase, state.to_act) == (Phase.OFFER, 1)
 
 
 def test_a18_stake_paid_by_loser() -> None:
@@ -1143,7 +1143,7 @@ def test_a22_deals_terminate() -> None:
         takes = [0, 0]
         for before, action in history:
             if action.kind is ActionKind.TAKE:
-                takes[before.player] += 1
+                takes[before.to_act] += 1
         winner = state.winner
         for p in (0, 1):
             assert takes[p] - (1 if p == winner else 0) <= 10
@@ -1160,7 +1160,7 @@ def test_c1_stock_runs_out_mid_turn() -> None:
     state = pos(hand0, hand1, centre="Qd:d", stock="-", dead=rest(hand0, hand1, "Qd"))
     play(state, "decline")
     assert state.is_over and state.outcome().winner is None
-    assert state.dead & cards("Qd")
+    assert state.dead_mask & cards("Qd")
     assert state.legal_actions() == ()
     with pytest.raises(GameOverError):
         state.apply(Action.discard(0))
@@ -1190,7 +1190,7 @@ def test_c2_last_stock_card_taken_and_play_continues() -> None:
         dead=rest(hand0, hand1, table0, "7c"),
     )
     play(state, "take:3c4c5c6c7c", "discard Qs")
-    assert (state.phase, state.player, state.stock_count) == (Phase.OFFER, 1, 0)
+    assert (state.phase, state.to_act, state.stock_count) == (Phase.OFFER, 1, 0)
     assert not state.is_over
     play(state, "decline")
     assert state.outcome() == (None, Termination.STOCK_EXHAUSTED)
@@ -1255,7 +1255,7 @@ def test_c6_empty_hand_card_fits_only_after_rearranging() -> None:
     assert legal(state) == {"decline"}
     state = pos(**base)
     play(state, "decline")  # does not fit directly: not forceable
-    assert state.phase is Phase.TURN and state.dead == cards("3s")
+    assert state.phase is Phase.TURN and state.dead_mask == cards("3s")
 
 
 def test_c7_forcing_a_player_with_empty_hand_makes_him_win() -> None:
@@ -1352,10 +1352,10 @@ def test_c13_no_forcing_with_own_discard() -> None:
         stock="2s*",
     )
     play(state, "discard 6c")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.OFFER, 1, "6c")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.OFFER, 1, "6c")
     play(state, "decline")
-    assert state.dead == cards("6c")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.TURN, 1, "2s")
+    assert state.dead_mask == cards("6c")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.TURN, 1, "2s")
 
 
 def test_c13_own_discard_fitting_own_run_is_legal() -> None:
@@ -1366,13 +1366,13 @@ def test_c13_own_discard_fitting_own_run_is_legal() -> None:
 def test_c14_passed_card_fits_both_tables() -> None:
     state = pos("AhAd2hQhJdQc2c", "As2sKs3h4h5dKc", "4s5s6s", "7h7d7c", "7s:t", phase="turn")
     play(state, "pass")
-    assert (state.phase, state.player) == (Phase.FORCE, 1)  # O first decides to force P
+    assert (state.phase, state.to_act) == (Phase.FORCE, 1)  # O first decides to force P
     play(state, "noforce")
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 1, Source.PASSED)
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 1, Source.PASSED)
     play(state, "decline")
-    assert (state.phase, state.player) == (Phase.FORCE, 0)  # then P may force O
+    assert (state.phase, state.to_act) == (Phase.FORCE, 0)  # then P may force O
     play(state, "force")
-    assert (state.phase, state.player) == (Phase.FORCED, 1)
+    assert (state.phase, state.to_act) == (Phase.FORCED, 1)
     assert take_tables(state) == {part("7s7h7d7c")}
 
 
@@ -1380,7 +1380,7 @@ def test_c15_opponent_acts_after_forced_take() -> None:
     state = pos(hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:p", stock="Jc*")
     stock = state.stock_count
     play(state, "decline", "force", "take:3c4c5c6c7c", "discard 2s")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.OFFER, 1, "2s")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.OFFER, 1, "2s")
     assert state.source is Source.DISCARD
     assert state.stock_count == stock and state.stock[state.stock_pos] == idx("Jc")
 
@@ -1407,7 +1407,7 @@ def test_c18_melding_without_taking_d33() -> None:
     assert legal(state) == {"pass", "pass KsKhKd"}
     play(state, "pass KsKhKd")
     assert counts(state, 0) == (3, 7)
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 1, Source.PASSED)
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 1, Source.PASSED)
 
 
 def test_c18_meld_before_passing_can_make_card_forceable() -> None:
@@ -1417,7 +1417,7 @@ def test_c18_meld_before_passing_can_make_card_forceable() -> None:
     assert state.phase is Phase.OFFER  # nothing on the table: not forceable
     state = pos(hand0="KhKdKs2c5d7sJhQd3s4d", centre="Kc:t", phase="turn", rules=_MELD_FIRST)
     play(state, "pass KsKhKd")
-    assert (state.phase, state.player) == (Phase.FORCE, 1)
+    assert (state.phase, state.to_act) == (Phase.FORCE, 1)
 
 
 def test_c19_going_out_with_own_turned_card() -> None:
@@ -1436,12 +1436,12 @@ def test_c20_cannot_go_out_by_discarding() -> None:
 def test_c21_no_change_of_mind_after_declining_or_passing() -> None:
     state = pos(hand0="KhKd2c7hJdQcAh", table0="3s4s5s", centre="Ks:d", stock="2d*")
     play(state, "decline")
-    assert state.dead & cards("Ks")
+    assert state.dead_mask & cards("Ks")
     assert_illegal(state, take_action("3s4s5s/KsKhKd"))
     state = pos(hand0="KhKd2c7hJdQcAh", table0="3s4s5s", centre="Ks:t", phase="turn")
     play(state, "pass", "decline")
-    assert state.dead & cards("Ks")
-    assert state.player == 1 and state.phase is Phase.TURN
+    assert state.dead_mask & cards("Ks")
+    assert state.to_act == 1 and state.phase is Phase.TURN
 
 
 def test_c22_discard_must_be_a_hand_card() -> None:
@@ -1506,9 +1506,9 @@ def test_c28_turned_card_options_and_fate() -> None:
     assert kinds(state) == {ActionKind.TAKE, ActionKind.PASS}
     assert kinds(offered) == {ActionKind.TAKE, ActionKind.DECLINE}
     play(state, "pass")
-    assert state.dead == 0 and state.player == 1 and str(state.centre_card) == "Ks"
+    assert state.dead_mask == 0 and state.to_act == 1 and str(state.centre_card) == "Ks"
     play(offered, "decline")
-    assert offered.dead == cards("Ks") and offered.player == 0
+    assert offered.dead_mask == cards("Ks") and offered.to_act == 0
 
 
 def test_c29_after_drawn_deal_dealer_alternates_and_stake_carries() -> None:
@@ -1529,24 +1529,24 @@ def test_b_forcing_off() -> None:
         hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:d", rules="standard,forcing=off"
     )
     play(state, "decline")
-    assert state.phase is Phase.TURN and state.dead == cards("7c")
+    assert state.phase is Phase.TURN and state.dead_mask == cards("7c")
 
 
 def test_b_forcing_automatic() -> None:
     rules = "standard,forcing=automatic"
     state = pos(hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:d", rules=rules)
     play(state, "decline")
-    assert (state.phase, state.player) == (Phase.FORCED, 0)
+    assert (state.phase, state.to_act) == (Phase.FORCED, 0)
     state = pos(hand0="KsKd", table0="2h3h4h5h/2c3c4c5c", centre="6h:t", phase="turn", rules=rules)
     play(state, "pass")
-    assert (state.phase, state.player) == (Phase.FORCED, 0)
+    assert (state.phase, state.to_act) == (Phase.FORCED, 0)
 
 
 def test_b_force_scope_offered_only() -> None:
     rules = "standard,force_scope=offered_only"
     state = pos(hand0="KsKd", table0="2h3h4h5h/2c3c4c5c", centre="6h:t", phase="turn", rules=rules)
     play(state, "pass")
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 1, Source.PASSED)
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 1, Source.PASSED)
     state = pos(hand0="KhKd2s2dJhQs", table0="3c4c5c6c", centre="7c:d", rules=rules)
     play(state, "decline")
     assert state.phase is Phase.FORCE
@@ -1585,17 +1585,17 @@ def test_b_initial_upcard_offered_to_both_d34() -> None:
     n_hand, d_hand = "7h7dAs2s3s4s5s6sJsQs", "AhAd2h2d3h3d4h4d5h5d"
     deck = deck_with(n_hand, d_hand, "7sKc")
     state = GameState.deal(rules, deck=deck, dealer=0)
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 1, Source.UPCARD)
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 1, Source.UPCARD)
     assert str(state.centre_card) == "7s" and state.stock_count == 19
     taken = state.child(take_of(state, "7h7d7s"))
-    assert taken.phase is Phase.DISCARD and taken.player == 1
+    assert taken.phase is Phase.DISCARD and taken.to_act == 1
     play(taken, "discard Qs")
-    assert (taken.phase, taken.player) == (Phase.OFFER, 0)
+    assert (taken.phase, taken.to_act) == (Phase.OFFER, 0)
     play(state, "decline")
-    assert (state.phase, state.player, state.source) == (Phase.OFFER, 0, Source.UPCARD)
+    assert (state.phase, state.to_act, state.source) == (Phase.OFFER, 0, Source.UPCARD)
     play(state, "decline")
-    assert state.dead == cards("7s")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.TURN, 1, "Kc")
+    assert state.dead_mask == cards("7s")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.TURN, 1, "Kc")
     assert state.stock_count == 18
 
 
@@ -1607,7 +1607,7 @@ def test_b_initial_upcard_taken_by_dealer() -> None:
     assert state.hand(1) == CardSet.parse(n_hand)
     play(state, "decline")
     play(state, "take:7h7d7s", "discard Qh")
-    assert (state.phase, state.player, str(state.centre_card)) == (Phase.OFFER, 1, "Qh")
+    assert (state.phase, state.to_act, str(state.centre_card)) == (Phase.OFFER, 1, "Qh")
 
 
 def _packet_two_deck(n_hand: str, d_hand: str, stock_top: str) -> list[int]:

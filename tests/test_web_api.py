@@ -182,7 +182,7 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(database: TestDa
         while seq < 10:  # each move on a new connection, as after a refresh
             with client.websocket_connect(f"/ws/{game_id}?token={tokens[p]}") as ws:
                 game = live(client, game_id)
-                if game.game.state.player != p:
+                if game.game.state.to_act != p:
                     p = 1 - p
                     continue
                 view = states_until(ws, seq, game, p)
@@ -241,7 +241,7 @@ def test_lobby_join_and_rematch(client: TestClient) -> None:
 def test_hint_is_a_legal_action_for_the_player_only(client: TestClient) -> None:
     game_id, token0, token1 = new_friend_game(client)
     game = live(client, game_id)
-    p = game.game.state.player
+    p = game.game.state.to_act
     token = [token0, token1][p]
     with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
         view = states_until(ws, 0, game, p)
@@ -269,7 +269,7 @@ def expect_error(ws: Any, text: str, fragment: str) -> None:
 def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> None:
     game_id, token0, token1 = new_friend_game(client)
     game = live(client, game_id)
-    p = game.game.state.player
+    p = game.game.state.to_act
     mover, other = ([token0, token1][p], [token0, token1][1 - p])
     with (
         client.websocket_connect(f"/ws/{game_id}?token={mover}") as ws,

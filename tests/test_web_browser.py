@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from web_helpers import check_wire, sqlite_database
 
-from conquian.web.load import start_server
+from conquian.tools.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

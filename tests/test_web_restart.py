@@ -13,7 +13,7 @@ import pytest
 from web_helpers import TestDatabase, check_wire
 from websockets.sync.client import ClientConnection, connect
 
-from conquian.web.load import post, start_server
+from conquian.tools.load import post, start_server
 
 RECEIVED: list[tuple[int | None, str]] = []
 """Every message the test's sockets received, with the seat, checked for secrets at the end."""
@@ -111,7 +111,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
 
 def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     """A tiny run of the load script: a real server, three games, every action acknowledged."""
-    from conquian.web.load import main
+    from conquian.tools.load import main
 
     assert main(["--games", "3", "--think-ms", "0", "--timeout", "120", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -29,7 +29,7 @@ def forbidden_for(state: GameState, seat: int | None) -> set[str]:
     for p in (0, 1):
         if p != seat:
             hidden |= state.hands[p]
-    seen = state.dead | state.hands[0] | state.hands[1]
+    seen = state.dead_mask | state.hands[0] | state.hands[1]
     for p in (0, 1):
         for meld in state.tables[p]:
             seen |= meld

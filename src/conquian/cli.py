@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import __version__
-from .arena import MatchResult, run_match
+from .bots.protocol import DEFAULT_TIME_LIMIT_MS
 from .errors import ConquianError
 from .game import Game
 from .notation import format_position, parse_position
@@ -23,9 +23,9 @@ from .play.cli import (
     run_replay_step,
     wants_replay_step,
 )
-from .protocol import DEFAULT_TIME_LIMIT_MS
 from .records import GameRecord, format_result, load_record
 from .rules import PRESET_SOURCES, PRESETS, describe, find_rules
+from .tools.arena import MatchResult, run_match
 
 
 class CliError(Exception):
@@ -57,7 +57,7 @@ def cmd_legal(args: argparse.Namespace) -> None:
             {
                 "position": format_position(state),
                 "phase": state.phase.value,
-                "player": state.player if not state.is_over else None,
+                "player": state.to_act if not state.is_over else None,
                 "legal_actions": actions,
             }
         )
@@ -65,7 +65,7 @@ def cmd_legal(args: argparse.Namespace) -> None:
     if state.is_over:
         print(f"The deal is over: {state.outcome()}. No legal actions.")
         return
-    print(f"Player {state.player} to act ({state.phase.value}); {len(actions)} legal actions:")
+    print(f"Player {state.to_act} to act ({state.phase.value}); {len(actions)} legal actions:")
     for action in actions:
         print(f"  {action}")
 
@@ -100,8 +100,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         assert action is not None
         note = ""
         if state.phase.value == "turn":
-            note = f"   (p{state.player} turns {state.centre_card})"
-        print(f"{number:4d}. p{previous.player} {action}{note}")
+            note = f"   (p{state.to_act} turns {state.centre_card})"
+        print(f"{number:4d}. p{previous.to_act} {action}{note}")
         if args.positions:
             print(f"      {format_position(state)}")
         previous = state
@@ -154,7 +154,7 @@ def cmd_selfplay(args: argparse.Namespace) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
-    from . import bench
+    from .tools import bench
 
     if args.env:
         _bench_env(args)
@@ -185,7 +185,7 @@ def cmd_bench(args: argparse.Namespace) -> None:
 
 
 def _bench_env(args: argparse.Namespace) -> None:
-    from . import bench
+    from .tools import bench
 
     try:
         result = bench.env_run(args.seconds, args.rules)
@@ -357,7 +357,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_arena_combine(args: argparse.Namespace) -> int:
-    from .arena import combine_results
+    from .tools.arena import combine_results
 
     parts = []
     for name in args.files:
@@ -396,7 +396,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
-    from .protocol import serve
+    from .bots.protocol import serve
 
     if args.budget_ms is not None and args.budget_ms < 1:
         raise CliError(f"--budget-ms must be positive, got {args.budget_ms}.")

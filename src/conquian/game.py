@@ -88,7 +88,7 @@ class Game:
 
     def check_player(self, player: int) -> None:
         """:raises IllegalActionError: if it is not ``player``'s turn."""
-        if self.state.player != player and not self.state.is_over:
+        if self.state.to_act != player and not self.state.is_over:
             raise IllegalActionError(
-                f"It is player {self.state.player}'s turn, not player {player}'s."
+                f"It is player {self.state.to_act}'s turn, not player {player}'s."
             )

@@ -61,9 +61,9 @@ FIELDS = (
 def format_position(state: GameState) -> str:
     """The position string of a state (always explicit, never ``*``)."""
     if state.phase is Phase.OVER:
-        player = str(state.winner) if state.winner >= 0 else "-"
+        player = str(state.winner) if state.winner is not None else "-"
     else:
-        player = str(state.player)
+        player = str(state.to_act)
     centre = f"{CARDS[state.centre]}:{state.source.value}" if state.centre >= 0 else "-"
     stock = "".join(str(CARDS[i]) for i in state.stock[state.stock_pos :]) or "-"
     fields = [
@@ -76,7 +76,7 @@ def format_position(state: GameState) -> str:
         format_partition(state.tables[0]),
         format_partition(state.tables[1]),
         centre,
-        format_mask(state.dead, "") or "-",
+        format_mask(state.dead_mask, "") or "-",
         stock,
         str(state.stake),
     ]
@@ -117,7 +117,7 @@ def parse_position(text: str) -> GameState:
         raise InvalidNotationError(
             f"Unknown phase {values['phase']!r}; phases are: {', '.join(p.value for p in Phase)}."
         ) from None
-    winner = -1
+    winner: int | None = None
     termination: Termination | None = None
     if phase is Phase.OVER:
         player = 0
@@ -217,18 +217,18 @@ def parse_position(text: str) -> GameState:
         )
     if phase is Phase.OVER:
         termination = Termination.STOCK_EXHAUSTED
-        if winner >= 0 and partition_mask(tables[winner]).bit_count() == rules.cards_to_win:
+        if winner is not None and partition_mask(tables[winner]).bit_count() == rules.cards_to_win:
             termination = Termination.OUT
     return GameState(
         rules,
         dealer=dealer,
         phase=phase,
-        player=player,
+        to_act=player,
         hands=tuple(hands),
         tables=tuple(tables),
         centre=centre,
         source=source,
-        dead=dead,
+        dead_mask=dead,
         stock=tuple(stock_list),
         stock_pos=0,
         winner=winner,
@@ -246,7 +246,7 @@ def played_cards(state: GameState, action: Action) -> int:
     if action.kind not in (ActionKind.TAKE, ActionKind.PASS) or not action.melds:
         return 0
     centre = 1 << state.centre if state.centre >= 0 else 0
-    return partition_mask(action.melds) & ~state.table_masks[state.player] & ~centre
+    return partition_mask(action.melds) & ~state.table_masks[state.to_act] & ~centre
 
 
 def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> Action:
@@ -331,16 +331,16 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
             raise state.explain_illegal(Action(kind, -1, ()))
         raise IllegalActionError(
             f"{CARDS[state.centre]} cannot be taken: it does not meld with player "
-            f"{state.player}'s table or hand."
+            f"{state.to_act}'s table or hand."
         )
     if named:
-        context = state.table_masks[state.player] | (1 << state.centre if state.centre >= 0 else 0)
+        context = state.table_masks[state.to_act] | (1 << state.centre if state.centre >= 0 else 0)
         wanted = named & ~context
-        stray = named & ~context & ~state.hands[state.player]
+        stray = named & ~context & ~state.hands[state.to_act]
         if stray:
             raise IllegalActionError(
                 f"{format_mask(stray)} {'is' if stray.bit_count() == 1 else 'are'} not in "
-                f"player {state.player}'s hand."
+                f"player {state.to_act}'s hand."
             )
         candidates = [a for a in candidates if played_cards(state, a) == wanted]
     if len(candidates) == 1:

@@ -37,6 +37,7 @@ class PublicEvent(NamedTuple):
     """
 
     player: int
+    """The player who acted."""
     action: Action
     card: int
     source: Source
@@ -50,15 +51,15 @@ class PublicEvent(NamedTuple):
 def public_event(state: GameState, action: Action) -> PublicEvent:
     """The public record of ``action`` about to be played in ``state``."""
     if action.kind is ActionKind.DISCARD:
-        return PublicEvent(state.player, action, action.card, Source.NONE)
-    return PublicEvent(state.player, action, state.centre, state.source)
+        return PublicEvent(state.to_act, action, action.card, Source.NONE)
+    return PublicEvent(state.to_act, action, state.centre, state.source)
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One player's view of a position."""
 
-    player: int
+    viewer: int
     """Whose view this is."""
     rules: Rules
     phase: Phase
@@ -84,7 +85,7 @@ class Observation:
 
     @property
     def opponent(self) -> int:
-        return 1 - self.player
+        return 1 - self.viewer
 
     @property
     def hand(self) -> CardSet:
@@ -109,12 +110,12 @@ class Observation:
 
     @property
     def my_turn(self) -> bool:
-        return self.phase is not Phase.OVER and self.to_act == self.player
+        return self.phase is not Phase.OVER and self.to_act == self.viewer
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data (cards as canonical text)."""
         return {
-            "player": self.player,
+            "player": self.viewer,
             "rules": self.rules.to_spec(),
             "phase": self.phase.value,
             "to_act": self.to_act,
@@ -144,7 +145,7 @@ class Observation:
 
         >>> from conquian.game import Game
         >>> game = Game(seed=2)
-        >>> obs = game.observation(game.state.player)
+        >>> obs = game.observation(game.state.to_act)
         >>> Observation.from_dict(obs.to_dict()) == obs
         True
 
@@ -173,7 +174,7 @@ class Observation:
         except InvalidNotationError as exc:
             raise InvalidNotationError(f"Observation: {exc}") from None
         return cls(
-            player=_player(data, "player"),
+            viewer=_player(data, "player"),
             rules=rules,
             phase=_enum(Phase, _get(data, "phase", str), "phase"),
             to_act=_player(data, "to_act"),
@@ -192,7 +193,7 @@ class Observation:
         )
 
     def __str__(self) -> str:
-        me, them = self.player, 1 - self.player
+        me, them = self.viewer, 1 - self.viewer
         centre = f"{CARDS[self.centre]} ({self.source.value})" if self.centre >= 0 else "-"
         lines = [
             f"player {me} view, phase {self.phase.value}, to act: {self.to_act}",
@@ -322,21 +323,21 @@ def observe(state: GameState, player: int, history: tuple[PublicEvent, ...] = ()
     """The observation of ``state`` for ``player`` (0 or 1), with the public history if given."""
     hands = state.hands
     return Observation(
-        player=player,
+        viewer=player,
         rules=state.rules,
         phase=state.phase,
-        to_act=state.player,
+        to_act=state.to_act,
         dealer=state.dealer,
         hand_mask=hands[player],
         tables=(state.tables[0], state.tables[1]),
         centre=state.centre,
         source=state.source,
-        dead_mask=state.dead,
+        dead_mask=state.dead_mask,
         stock_count=state.stock_count,
         hand_counts=(hands[0].bit_count(), hands[1].bit_count()),
         stake=state.stake,
         legal_actions=state.legal_actions()
-        if state.player == player and state.phase is not Phase.OVER
+        if state.to_act == player and state.phase is not Phase.OVER
         else (),
         outcome=state.outcome(),
         history=history,

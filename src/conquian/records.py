@@ -240,7 +240,9 @@ class GameRecord:
         states = self.replay()
         seen = states[0].hands[player]
         for state in states:
-            seen |= state.hands[player] | state.table_masks[0] | state.table_masks[1] | state.dead
+            seen |= (
+                state.hands[player] | state.table_masks[0] | state.table_masks[1] | state.dead_mask
+            )
             if state.centre >= 0:
                 seen |= 1 << state.centre
         deck = tuple(i if seen >> i & 1 else -1 for i in self._full_deck())

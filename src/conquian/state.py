@@ -6,7 +6,7 @@ the stock.  Every position is a decision of one player; :meth:`GameState.legal_a
 lists the choices and :meth:`GameState.apply` plays one (checking it first).
 
 >>> state = GameState.deal(Rules(), deck=list(range(40)), dealer=0)
->>> state.phase, state.player, str(state.centre_card)
+>>> state.phase, state.to_act, str(state.centre_card)
 (<Phase.TURN: 'turn'>, 1, 'Ad')
 >>> [str(a) for a in state.legal_actions()]
 ['take AsAhAd', 'pass']
@@ -112,12 +112,11 @@ class GameState:
     __slots__ = (
         "_legal",
         "centre",
-        "dead",
+        "dead_mask",
         "dealer",
         "hands",
         "melds",
         "phase",
-        "player",
         "rules",
         "source",
         "stake",
@@ -126,6 +125,7 @@ class GameState:
         "table_masks",
         "tables",
         "termination",
+        "to_act",
         "winner",
     )
 
@@ -133,16 +133,17 @@ class GameState:
     melds: MeldTable
     dealer: int
     phase: Phase
-    player: int
+    to_act: int
     hands: tuple[int, ...]
     tables: tuple[Partition, ...]
     table_masks: tuple[int, ...]
     centre: int
     source: Source
-    dead: int
+    dead_mask: int
     stock: tuple[int, ...]
     stock_pos: int
-    winner: int
+    winner: int | None
+    """The winner of a finished deal; None while it is being played and for a draw."""
     termination: Termination | None
     stake: int
     _legal: tuple[Action, ...] | None
@@ -155,15 +156,15 @@ class GameState:
         *,
         dealer: int,
         phase: Phase,
-        player: int,
+        to_act: int,
         hands: tuple[int, ...],
         tables: tuple[Partition, ...],
         centre: int = -1,
         source: Source = Source.NONE,
-        dead: int = 0,
+        dead_mask: int = 0,
         stock: tuple[int, ...] = (),
         stock_pos: int = 0,
-        winner: int = -1,
+        winner: int | None = None,
         termination: Termination | None = None,
         stake: int = 1,
         validate: bool = True,
@@ -172,13 +173,13 @@ class GameState:
         self.melds = meld_table(rules.max_seq_len)
         self.dealer = dealer
         self.phase = phase
-        self.player = player
+        self.to_act = to_act
         self.hands = tuple(hands)
         self.tables = tuple(tuple(sorted(t)) for t in tables)
         self.table_masks = tuple(partition_mask(t) for t in self.tables)
         self.centre = centre
         self.source = source
-        self.dead = dead
+        self.dead_mask = dead_mask
         self.stock = tuple(stock)
         self.stock_pos = stock_pos
         self.winner = winner
@@ -227,7 +228,7 @@ class GameState:
             rules,
             dealer=dealer,
             phase=Phase.TURN,
-            player=1 - dealer,
+            to_act=1 - dealer,
             hands=tuple(hands),
             tables=((), ()),
             stock=order[pos:],
@@ -255,7 +256,7 @@ class GameState:
             ("player 1's hand", self.hands[1]),
             ("player 0's table", self.table_masks[0]),
             ("player 1's table", self.table_masks[1]),
-            ("the dead pile", self.dead),
+            ("the dead pile", self.dead_mask),
             ("the centre", 1 << self.centre if self.centre >= 0 else 0),
         ]
         if not 0 <= self.stock_pos <= len(self.stock):
@@ -284,12 +285,12 @@ class GameState:
                 total += m.bit_count()
             if total != self.table_masks[p].bit_count():
                 raise InvalidStateError(f"Player {p}'s melds share a card.")
-        if self.dealer not in (0, 1) or self.player not in (0, 1):
+        if self.dealer not in (0, 1) or self.to_act not in (0, 1):
             raise InvalidStateError("Players are numbered 0 and 1.")
         for p in (0, 1):
             count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
             expected = rules.hand_size
-            if self.phase is Phase.DISCARD and p == self.player:
+            if self.phase is Phase.DISCARD and p == self.to_act:
                 expected += 1
             if (
                 self.phase is Phase.OVER
@@ -315,7 +316,7 @@ class GameState:
                 "An initial upcard can only be offered before anyone has melded."
             )
         if self.phase in (Phase.FORCE, Phase.FORCED):
-            refuser = 1 - self.player if self.phase is Phase.FORCE else self.player
+            refuser = 1 - self.to_act if self.phase is Phase.FORCE else self.to_act
             offered = self.source is not Source.TURNED
             if self.source is Source.UPCARD or not self.is_forceable(
                 refuser, self.centre, offered=offered
@@ -327,7 +328,7 @@ class GameState:
         if self.phase is Phase.OVER:
             if self.termination is None:
                 raise InvalidStateError("A finished deal needs a termination.")
-        elif self.termination is not None or self.winner != -1:
+        elif self.termination is not None or self.winner is not None:
             raise InvalidStateError("Only a finished deal has a winner or termination.")
 
     def _unturned_mask(self) -> int:
@@ -345,13 +346,13 @@ class GameState:
         new.melds = self.melds
         new.dealer = self.dealer
         new.phase = self.phase
-        new.player = self.player
+        new.to_act = self.to_act
         new.hands = self.hands
         new.tables = self.tables
         new.table_masks = self.table_masks
         new.centre = self.centre
         new.source = self.source
-        new.dead = self.dead
+        new.dead_mask = self.dead_mask
         new.stock = self.stock
         new.stock_pos = self.stock_pos
         new.winner = self.winner
@@ -398,7 +399,7 @@ class GameState:
         """The result, or None while the deal goes on."""
         if self.termination is None:
             return None
-        return Outcome(self.winner if self.winner >= 0 else None, self.termination)
+        return Outcome(self.winner, self.termination)
 
     @property
     def stock_count(self) -> int:
@@ -416,13 +417,13 @@ class GameState:
         return CARDS[self.centre] if self.centre >= 0 else None
 
     @property
-    def dead_cards(self) -> CardSet:
-        return CardSet(self.dead)
+    def dead(self) -> CardSet:
+        return CardSet(self.dead_mask)
 
     @property
     def refuser(self) -> int:
         """In a force decision, the player who refused the centre card."""
-        return 1 - self.player
+        return 1 - self.to_act
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a fixed order (takes sorted, then the refusals)."""
@@ -436,7 +437,7 @@ class GameState:
 
     def _generate(self) -> tuple[Action, ...]:
         phase = self.phase
-        p = self.player
+        p = self.to_act
         if phase is Phase.OFFER:
             return (*self._takes(p, False), Action(ActionKind.DECLINE))
         if phase is Phase.TURN:
@@ -516,7 +517,7 @@ class GameState:
 
     def _apply(self, action: Action) -> None:
         kind = action.kind
-        p = self.player
+        p = self.to_act
         self._legal = None
         if kind is ActionKind.TAKE:
             self._take(p, action.melds)
@@ -526,21 +527,21 @@ class GameState:
             self.hands = tuple(hands)
             self.centre = action.card
             self.source = Source.DISCARD
-            self.player = 1 - p
+            self.to_act = 1 - p
             self.phase = Phase.OFFER
         elif kind is ActionKind.DECLINE:
             if self.source is Source.UPCARD:
                 if p != self.dealer:
-                    self.player = self.dealer
+                    self.to_act = self.dealer
                 else:
-                    self.dead |= 1 << self.centre
+                    self.dead_mask |= 1 << self.centre
                     self.centre = -1
                     self.source = Source.NONE
                     self._turn_stock(1 - self.dealer)
             elif self.is_forceable(p, self.centre, offered=True):
                 self._to_force(p)
             else:
-                self.dead |= 1 << self.centre
+                self.dead_mask |= 1 << self.centre
                 self._turn_stock(p)
         elif kind is ActionKind.PASS:
             if action.melds:
@@ -549,10 +550,10 @@ class GameState:
                 self._to_force(p)
             else:
                 self.source = Source.PASSED
-                self.player = 1 - p
+                self.to_act = 1 - p
                 self.phase = Phase.OFFER
         elif kind is ActionKind.FORCE:
-            self.player = 1 - p
+            self.to_act = 1 - p
             self.phase = Phase.FORCED
         else:  # NO_FORCE: p is the opponent of the refuser
             refuser = 1 - p
@@ -560,15 +561,15 @@ class GameState:
                 self.source = Source.PASSED
                 self.phase = Phase.OFFER
             else:
-                self.dead |= 1 << self.centre
+                self.dead_mask |= 1 << self.centre
                 self._turn_stock(refuser)
 
     def _to_force(self, refuser: int) -> None:
         if self.rules.forcing is Forcing.AUTOMATIC:
-            self.player = refuser
+            self.to_act = refuser
             self.phase = Phase.FORCED
         else:
-            self.player = 1 - refuser
+            self.to_act = 1 - refuser
             self.phase = Phase.FORCE
 
     def _lay(self, p: int, melds: Partition) -> int:
@@ -596,7 +597,7 @@ class GameState:
             self.phase = Phase.DISCARD
 
     def _turn_stock(self, p: int) -> None:
-        self.player = p
+        self.to_act = p
         if self.stock_pos >= len(self.stock):
             self.centre = -1
             self.source = Source.NONE
@@ -622,7 +623,7 @@ class GameState:
         if not card_ok or any(m <= 0 or m & ~ALL_CARDS_MASK for m in action.melds):
             return IllegalActionError(f"{tuple(action)} does not name real cards.", action)
         text = str(action)
-        p = self.player
+        p = self.to_act
         if self.phase is Phase.OVER:
             return GameOverError(f"The deal is over; {text!r} cannot be played.", action)
         kind = action.kind
@@ -727,7 +728,7 @@ class GameState:
     # --------------------------------------------------------------- display
 
     def __repr__(self) -> str:
-        return f"<GameState {self.phase.value} player={self.player} {self.summary()}>"
+        return f"<GameState {self.phase.value} player={self.to_act} {self.summary()}>"
 
     def summary(self) -> str:
         """A compact one-line description (not a position string)."""

@@ -50,7 +50,7 @@ class Knowledge:
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Knowledge:
-        me = obs.player
+        me = obs.viewer
         opp = 1 - me
         refused = discarded = took = 0
         for event in obs.history:

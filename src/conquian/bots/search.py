@@ -19,6 +19,7 @@ from ..actions import Action, ActionKind
 from ..cards import ALL_CARDS_MASK, CARDS, mask_indices
 from ..melds import meld_table, partition_mask
 from ..observation import Observation
+from ..sample import determinize
 from ..state import GameState, Phase
 from .base import Bot, Budget
 from .features import (
@@ -57,14 +58,16 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
     if len(legal) == 1:
         return legal[0]
     phase = state.phase
-    p = state.player
+    p = state.to_act
     if phase is Phase.FORCE:
         return _FORCE if state.hands[1 - p].bit_count() >= 3 else _NO_FORCE
     if phase is Phase.DISCARD:
         hand = state.hands[p]
         opp_table = state.tables[1 - p]
         valid = state.melds.valid
-        available = ALL_CARDS_MASK & ~(state.table_masks[0] | state.table_masks[1] | state.dead)
+        available = ALL_CARDS_MASK & ~(
+            state.table_masks[0] | state.table_masks[1] | state.dead_mask
+        )
         best = legal[0]
         best_cost = 1e9
         for action in legal:
@@ -95,7 +98,9 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
         if size < best_size:
             continue
         if not available:
-            available = ALL_CARDS_MASK & ~(state.table_masks[0] | state.table_masks[1] | state.dead)
+            available = ALL_CARDS_MASK & ~(
+                state.table_masks[0] | state.table_masks[1] | state.dead_mask
+            )
         keep = sum(keep_score(card, rest, available) for card in mask_indices(rest))
         if size > best_size or keep > best_keep:
             best_size = size
@@ -117,7 +122,7 @@ def rollout(state: GameState, player: int, rng: random.Random, limit: int = 400)
         state.apply_unchecked(rollout_action(state, rng))
         steps += 1
     winner = state.winner
-    if winner < 0:
+    if winner is None:
         return 0.0
     return 1.0 if winner == player else -1.0
 
@@ -165,7 +170,7 @@ class HandModel:
     """
 
     def __init__(self, obs: Observation) -> None:
-        opp = 1 - obs.player
+        opp = 1 - obs.viewer
         self.refusals: list[tuple[int, int]] = []
         """(refused card, cards the hand held then besides today's)"""
         self.discards: list[tuple[int, int]] = []
@@ -241,7 +246,7 @@ class HandSampler:
         steps: int = 15,
         burn_in: int = 60,
     ) -> None:
-        self.count = obs.hand_counts[1 - obs.player]
+        self.count = obs.hand_counts[1 - obs.viewer]
         self.weights = weights
         self.model = model
         self.rng = rng
@@ -278,32 +283,6 @@ class HandSampler:
         """The next sampled opponent hand, as a mask."""
         self._walk(self.steps)
         return self.hand
-
-
-def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameState:
-    """A full state consistent with ``obs``: the opponent holds ``opp_hand`` and the rest
-    of the live cards form the stock in a random order."""
-    opp = 1 - obs.player
-    live = obs.unknown_mask & ~opp_hand
-    stock = list(mask_indices(live))
-    rng.shuffle(stock)
-    hands = [0, 0]
-    hands[obs.player] = obs.hand_mask
-    hands[opp] = opp_hand
-    return GameState(
-        obs.rules,
-        dealer=obs.dealer,
-        phase=obs.phase,
-        player=obs.to_act,
-        hands=(hands[0], hands[1]),
-        tables=obs.tables,
-        centre=obs.centre,
-        source=obs.source,
-        dead=obs.dead_mask,
-        stock=tuple(stock),
-        stake=obs.stake,
-        validate=False,
-    )
 
 
 def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
@@ -382,7 +361,7 @@ class SearchBot(Bot):
         results: list[list[float]] = [[] for _ in candidates]
         active = list(range(count))
         rounds = rollouts = 0
-        player = obs.player
+        player = obs.viewer
         rng = self.rng
         while True:
             state = sample()

@@ -11,7 +11,7 @@ at each step; it sees nothing else.
 ...     def choose(self, obs, pending, legal_ids, layout):
 ...         return legal_ids[0]
 >>> game = Game(seed=3)
->>> obs = game.observation(game.state.player)
+>>> obs = game.observation(game.state.to_act)
 >>> FirstId().act(obs) in obs.legal_actions
 True
 """
@@ -48,7 +48,7 @@ class IdPolicyBot(Bot):
 
     def act(self, obs: Observation) -> Action:
         layout = self.layout(obs.rules)
-        decision = Decision(layout.space, obs.legal_actions, obs.tables[obs.player], obs.phase)
+        decision = Decision(layout.space, obs.legal_actions, obs.tables[obs.viewer], obs.phase)
         while True:
             pending = Pending(decision.mode, decision.chosen) if decision.mode >= 0 else None
             action = decision.step(self.choose(obs, pending, decision.legal_ids(), layout))

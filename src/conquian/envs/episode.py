@@ -80,7 +80,7 @@ class Episode:
     @property
     def player(self) -> int:
         """The player to act."""
-        return self.state.player
+        return self.state.to_act
 
     @property
     def decision(self) -> Decision:
@@ -89,7 +89,7 @@ class Episode:
         if decision is None:
             state = self.state
             decision = self._decision = Decision(
-                self.space, state.legal_actions(), state.tables[state.player], state.phase
+                self.space, state.legal_actions(), state.tables[state.to_act], state.phase
             )
         return decision
 
@@ -150,7 +150,7 @@ class Episode:
     def pending(self, player: int) -> Pending | None:
         """The melds ``player`` has chosen so far in an unfinished take (only he sees them)."""
         decision = self._decision
-        if decision is None or decision.mode < 0 or player != self.state.player or self.over:
+        if decision is None or decision.mode < 0 or player != self.state.to_act or self.over:
             return None
         return Pending(decision.mode, decision.chosen)
 
@@ -173,7 +173,7 @@ class Episode:
         """
         state = self.state
         decision = self._decision
-        if state.phase is Phase.OVER or player != state.player:
+        if state.phase is Phase.OVER or player != state.to_act:
             pending = None
             mask = np.zeros(self.space.size, dtype=np.int8)
         else:
@@ -195,7 +195,7 @@ class Episode:
 
     def returns(self) -> tuple[float, float]:
         """+1 to the winner and -1 to the loser of a finished deal; 0 otherwise."""
-        winner = self.state.winner if self.over else -1
-        if winner < 0:
+        winner = self.state.winner if self.over else None
+        if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)

@@ -28,12 +28,12 @@ import numpy as np
 import pyspiel
 
 from ..actions import ActionKind
-from ..bots.search import determinize
 from ..cards import CARDS, NUM_CARDS, format_mask, mask_indices
 from ..errors import ConquianError
 from ..melds import format_partition
 from ..observation import Observation
 from ..rules import find_rules
+from ..sample import determinize
 from ..state import GameState
 from .episode import Episode
 from .spaces import (
@@ -201,7 +201,7 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
 def state_from_observation(
     game: ConquianGame, obs: Observation, rng: random.Random
 ) -> ConquianState:
-    """A state that ``obs.player`` cannot tell from the real one: the cards hidden from him
+    """A state that ``obs.viewer`` cannot tell from the real one: the cards hidden from him
     (the opponent's hand and the stock order) are dealt at random.
 
     This lets an OpenSpiel search bot act on an :class:`~conquian.observation.Observation`,
@@ -214,7 +214,7 @@ def state_from_observation(
     if not obs.my_turn:
         raise ValueError("A state is rebuilt only when the observer is to act.")
     unknown = mask_indices(obs.unknown_mask)
-    opp_hand = sum(1 << card for card in rng.sample(unknown, obs.hand_counts[1 - obs.player]))
+    opp_hand = sum(1 << card for card in rng.sample(unknown, obs.hand_counts[1 - obs.viewer]))
     engine = determinize(obs, opp_hand, rng)
     engine.validate()
     episode = Episode(engine, game.layout)

@@ -154,7 +154,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             self._accumulate_rewards()
         else:
             # Every reward is 0 until the deal ends, so there is nothing to accumulate.
-            self.agent_selection = AGENTS[episode.state.player]
+            self.agent_selection = AGENTS[episode.state.to_act]
         if self.render_mode == "human":
             self.render()
 

@@ -439,7 +439,7 @@ def observation_bits(
     Built from scratch: the reference for :class:`~conquian.envs.tracker.ObservationTracker`.
     """
     off = layout.offsets
-    me = obs.player
+    me = obs.viewer
     opp = 1 - me
     own_mask, own_bits = layout.table_bits(obs.tables[me], True)
     opp_mask, opp_bits = layout.table_bits(obs.tables[opp], False)
@@ -476,7 +476,7 @@ def observation_bits(
 def _opponent_history(obs: Observation) -> tuple[int, int, int, int, int]:
     """Cards the opponent took, declined, passed, discarded and was forced to take."""
     taken = declined = passed = discarded = forced = 0
-    opp = 1 - obs.player
+    opp = 1 - obs.viewer
     for event in obs.history:
         kind = event.action.kind
         if event.player == opp:
@@ -510,7 +510,7 @@ def encode_observation(
 
 def dealt_hand(obs: Observation) -> int:
     """The hand the player was dealt, worked out from his observation and its history."""
-    me = obs.player
+    me = obs.viewer
     taken = discarded = 0
     for event in obs.history:
         if event.player == me:
@@ -535,7 +535,7 @@ def info_state_bits(layout: TensorLayout, obs: Observation, pending: Pending | N
     base = layout.offsets["history"]
     tables: list[Partition] = [(), ()]
     for row, event in enumerate(obs.history):
-        bits |= _row_bits(space, event, tables, obs.player) << (base + row * width)
+        bits |= _row_bits(space, event, tables, obs.viewer) << (base + row * width)
     return bits
 
 

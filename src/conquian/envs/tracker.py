@@ -206,7 +206,7 @@ class ObservationTracker:
             self._own = own
             self._opp = opp
         centre = state.centre
-        dead = state.dead
+        dead = state.dead_mask
         masks = state.table_masks
         seen = masks[0] | masks[1] | dead
         if centre >= 0:
@@ -263,7 +263,7 @@ class ObservationTracker:
                 buffer[phase_at + _PHASE_INDEX[self._phase]] = 0
             buffer[phase_at + _PHASE_INDEX[phase]] = 1
             self._phase = phase
-        to_act = 1 if state.player == me and phase is not Phase.OVER else 0
+        to_act = 1 if state.to_act == me and phase is not Phase.OVER else 0
         if to_act != self._to_act:
             buffer[to_act_at] = self._to_act = to_act
         dealer = 1 if state.dealer == me else 0

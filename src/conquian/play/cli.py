@@ -25,11 +25,11 @@ from pathlib import Path
 from ..bots import BOT_NAMES, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
+from ..present.spans import Span
 from ..rules import MatchKind, find_rules
 from .replay import run_replay_step
 from .session import Session, check_opponent, pick_default_level
 from .storage import PlayError, SavedMatch, Store
-from .text import Span
 from .ui import make_screen
 
 __all__ = [

@@ -24,14 +24,14 @@ from pathlib import Path
 from ..actions import Action
 from ..cards import DeckStyle
 from ..observation import PublicEvent, observe, public_event
+from ..present.spans import BOLD, CMD, DIM, NOTE, Line, Span
+from ..present.words import Names, describe_events, outcome_lines
 from ..records import GameRecord, load_record
 from ..rules import find_rules
 from ..state import GameState
 from .storage import PlayError
 from .table import Board, board_lines
-from .text import BOLD, CMD, DIM, NOTE, Line, Span
 from .ui import Screen, make_screen
-from .words import Names, describe_events, outcome_lines
 
 __all__ = ["ReplayViewer", "run_replay_step", "step_replay"]
 

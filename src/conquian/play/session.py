@@ -27,14 +27,8 @@ from ..game import Game
 from ..match import Match
 from ..notation import parse_action
 from ..observation import Observation
-from ..records import GameRecord
-from ..rules import MatchKind, Rules, Scoring, describe, find_rules
-from ..state import Phase
-from .storage import PlayError, SavedMatch, Store
-from .table import Board, board_lines
-from .text import BOLD, CMD, DIM, GOOD, NOTE, Line, Span, melds_spans
-from .ui import Screen
-from .words import (
+from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, Line, Span, melds_spans
+from ..present.words import (
     Names,
     describe_action,
     describe_events,
@@ -44,6 +38,12 @@ from .words import (
     situation,
     take_short_forms,
 )
+from ..records import GameRecord
+from ..rules import MatchKind, Rules, Scoring, describe, find_rules
+from ..state import Phase
+from .storage import PlayError, SavedMatch, Store
+from .table import Board, board_lines
+from .ui import Screen
 
 __all__ = ["QuitRequest", "Session", "pick_default_level"]
 
@@ -80,13 +80,13 @@ def pick_default_level(rules: Rules, limit_s: float = 1.0) -> tuple[str, float]:
     for _ in range(60):
         if game.state.is_over:
             break
-        obs = game.observation(game.state.player)
+        obs = game.observation(game.state.to_act)
         if obs.phase is Phase.DISCARD and len(obs.legal_actions) >= 3:
             break
         game.push(greedy.act(obs))
     if game.state.is_over:  # pragma: no cover - the fixed seed always reaches a discard
         return "hard", 0.0
-    player = game.state.player
+    player = game.state.to_act
     bot = make_bot("hard", rng=random.Random(1))
     bot.new_deal(player, rules)
     start = time.perf_counter()
@@ -263,7 +263,7 @@ class Session:
         game = self.game
         assert game is not None
         while not game.state.is_over:
-            p = game.state.player
+            p = game.state.to_act
             seat = self.seats[p]
             if seat.bot is not None:
                 action = self._bot_action(p, seat.bot)
@@ -542,7 +542,7 @@ class Session:
         while True:
             prompt = f"choose 1-{len(actions)} (Enter: back)> "
             if self.hotseat:
-                prompt = f"{self.seats[obs.player].name}, {prompt}"
+                prompt = f"{self.seats[obs.viewer].name}, {prompt}"
             text = self.screen.ask(prompt).strip().lower()
             if text in ("", "back", "b", "cancel", "c"):
                 return None

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import ConquianError
 from ..records import GameRecord
+from ..userdata import default_data_dir
 
 __all__ = ["SAVE_FORMAT", "SavedMatch", "Store", "default_data_dir"]
 
@@ -29,18 +30,6 @@ RECORDS_DIR = "records"
 
 class PlayError(ConquianError):
     """A problem with the play command's files or options."""
-
-
-def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/conquian``, else ``~/.local/share/conquian`` (``%LOCALAPPDATA%`` on Windows)."""
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "conquian"
-    if os.name == "nt":
-        local = os.environ.get("LOCALAPPDATA")
-        if local:
-            return Path(local) / "conquian"
-    return Path.home() / ".local" / "share" / "conquian"
 
 
 @dataclass

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from ..cards import NUM_RANKS, NUM_SUITS, mask_indices
 from ..observation import Observation
-from ..state import Phase
-from .text import (
+from ..present.spans import (
     BOLD,
     DIM,
     THEM,
@@ -22,7 +21,8 @@ from .text import (
     melds_spans,
     plain,
 )
-from .words import Names, centre_origin
+from ..present.words import Names, centre_origin
+from ..state import Phase
 
 __all__ = ["Board", "board_lines"]
 

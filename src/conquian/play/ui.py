@@ -1,6 +1,6 @@
 """Screens: plain text (standard library only) or Rich (colour, suit symbols, boxes).
 
-Both print :class:`~conquian.play.text.Span` lines and read lines of input, so the
+Both print :class:`~conquian.present.spans.Span` lines and read lines of input, so the
 game runs the same way on either; Rich is used when it is installed, the terminal
 takes it, and ``--plain`` is not given.
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..cards import DeckStyle
-from .text import CardLook, Line, Span, plain
+from ..present.spans import CardLook, Line, Span, plain
 
 if TYPE_CHECKING:
     from rich.console import Console

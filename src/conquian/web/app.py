@@ -44,8 +44,8 @@ from ..actions import Action
 from ..errors import ConquianError
 from ..game import Game
 from ..observation import observe
-from ..play.text import CardLook
-from ..play.words import Names, describe_events
+from ..present.spans import CardLook
+from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import describe, find_rules
 from .hub import Conn, Hub, LiveGame, UserError, segments

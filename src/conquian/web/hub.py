@@ -30,8 +30,8 @@ from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..game import Game
 from ..match import DealResult, Match
 from ..observation import Observation
-from ..play.text import CardLook, Line
-from ..play.words import (
+from ..present.spans import CardLook, Line
+from ..present.words import (
     Names,
     centre_origin,
     describe_action,
@@ -212,7 +212,7 @@ class LiveGame:
         """The bot seat to act now, if any."""
         if self.match.is_over or not self.ready:
             return None
-        p = self.game.state.player
+        p = self.game.state.to_act
         return p if p in self.bots else None
 
     def seat_for(self, token: str | None) -> int | None:
@@ -569,7 +569,7 @@ class Hub:
                 raise UserError("Waiting for the second player to join.")
             if live.match.is_over:
                 raise UserError("The match is over; no more moves can be made.")
-            to_act = live.game.state.player
+            to_act = live.game.state.to_act
             if to_act != conn.seat:
                 who = live.names[to_act] or "your opponent"
                 raise UserError(f"It is not your turn: {who} is to act.")
@@ -633,7 +633,7 @@ class Hub:
         if conn.seat is None:
             raise UserError("Hints are for the players, not for spectators.")
         async with live.lock:
-            if not live.ready or live.match.is_over or live.game.state.player != conn.seat:
+            if not live.ready or live.match.is_over or live.game.state.to_act != conn.seat:
                 raise UserError("A hint is given when it is your turn to move.")
             if conn.hinting:
                 raise UserError("A hint is on its way.")

@@ -109,7 +109,7 @@ def hash_token(token: str) -> str:
 
 def default_db_url() -> str:
     """A SQLite file in the user's data directory."""
-    from ..play.storage import default_data_dir
+    from ..userdata import default_data_dir
 
     return f"sqlite:///{default_data_dir() / 'web.sqlite3'}"
 

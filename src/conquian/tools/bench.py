@@ -13,9 +13,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from ..rules import Rules, find_rules
+from ..state import GameState, Phase
 from . import anchors
-from .rules import Rules, find_rules
-from .state import GameState, Phase
 
 
 def random_games(rules: Rules, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -55,7 +55,7 @@ def per_call_us(states: list[GameState], what: str, repeat: int = 20) -> float:
     else:
         for _ in range(repeat):
             for state in states:
-                state.redeal(state.player, rng)
+                state.redeal(state.to_act, rng)
     return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
 
 
@@ -111,7 +111,7 @@ def _env_games(rules: Rules, seed: int, observe: bool) -> Iterator[tuple[int, in
     with ``observe``, its observation tensor (``raw_env.observe``), as a learning agent
     would.
     """
-    from .envs.pettingzoo_env import raw_env
+    from ..envs.pettingzoo_env import raw_env
 
     env = raw_env(rules)
     space = env.layout.space
@@ -131,7 +131,7 @@ def _env_games(rules: Rules, seed: int, observe: bool) -> Iterator[tuple[int, in
         decisions = steps = 0
         while state.phase is not over:
             action = choice(state.legal_actions())
-            player = state.player
+            player = state.to_act
             for action_id in space.ids_of(action, state.tables[player], state.phase):
                 if observe:
                     env.observe(agents[player])

@@ -4,7 +4,7 @@ Each *deal* of a match is one shuffle played twice: first with bot A as player 0
 then with the same deck and dealer and bot B as player 0, so each bot plays both
 seats of every shuffle and luck of the cards largely cancels out.  A bot is named
 as :func:`~conquian.bots.make_bot` accepts, or ``cmd:<command line>`` for a
-program speaking the bot protocol (see :mod:`conquian.protocol`).
+program speaking the bot protocol (see :mod:`conquian.bots.protocol`).
 
 >>> result = run_match("greedy", "random", 2, seed=1)
 >>> result.deals, len(result.games), result.wins + result.losses + result.draws
@@ -31,12 +31,12 @@ from multiprocessing.queues import Queue
 from types import FrameType
 from typing import Any
 
-from .bots import Bot, make_bot
-from .errors import ConquianError, IllegalActionError
-from .game import Game
-from .protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
-from .records import GameRecord
-from .rules import Rules, find_rules
+from ..bots import Bot, make_bot
+from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
+from ..errors import ConquianError, IllegalActionError
+from ..game import Game
+from ..records import GameRecord
+from ..rules import Rules, find_rules
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
@@ -415,7 +415,7 @@ class _Table:
                 failure, failed_player = str(exc), p
                 break
         while failure is None and not g.state.is_over:
-            p = g.state.player
+            p = g.state.to_act
             bot = bots[p]
             obs = g.observation(p)
             started = time.perf_counter()

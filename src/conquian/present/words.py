@@ -4,7 +4,7 @@ Everything here reads observations, public events and legal actions; none of it
 knows a rule of the game.
 
 >>> from conquian.game import Game
->>> from conquian.play.text import plain
+>>> from conquian.present.spans import plain
 >>> game = Game(seed=3, dealer=0)
 >>> names = Names(("You", "Bot"), me=1)
 >>> game.push(game.legal_actions()[-1])
@@ -21,7 +21,7 @@ from ..actions import Action, ActionKind
 from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
 from ..state import Outcome, Phase, Source, Termination
-from .text import (
+from .spans import (
     BOLD,
     CMD,
     DIM,
@@ -188,12 +188,12 @@ def _going_out(obs: Observation, names: Names) -> Line:
     """With an empty hand every legal take (forced or not) is the winning one; say so."""
     if obs.hand_mask:
         return []
-    return [Span(f"{names.cap_poss(obs.player)} hand is empty, so taking it goes out. ")]
+    return [Span(f"{names.cap_poss(obs.viewer)} hand is empty, so taking it goes out. ")]
 
 
 def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     """What the player to act must decide, in one sentence (``obs`` is his view)."""
-    me, other = obs.player, 1 - obs.player
+    me, other = obs.viewer, 1 - obs.viewer
     centre = card_span(look, obs.centre) if obs.centre >= 0 else Span("")
     phase = obs.phase
     has_take = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
@@ -236,7 +236,7 @@ def take_short_forms(
 ) -> list[tuple[str, list[Action]]]:
     """Each distinct way to type a legal take (``take 6c 7c``: the hand cards it lays)
     with the takes it matches; with ``kind`` PASS, the ways to lay cards and pass."""
-    old = obs.tables[obs.player]
+    old = obs.tables[obs.viewer]
     word = "take" if kind is ActionKind.TAKE else "pass"
     forms: dict[str, list[Action]] = {}
     for action in obs.legal_actions:
@@ -297,7 +297,7 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
     """An action of the viewer as he would type it, with the table it makes."""
     kind = action.kind
     if kind is ActionKind.TAKE:
-        played = _played(action.melds, obs.tables[obs.player], obs.centre)
+        played = _played(action.melds, obs.tables[obs.viewer], obs.centre)
         text = f"take {look.typed(played)}" if played else "take"
         return [
             Span(text, CMD),

@@ -1,6 +1,6 @@
 """A bounded load test of the web server: many concurrent bot-vs-bot games over websockets.
 
-``python -m conquian.web.load --games 200`` starts a real server (``conquian serve``)
+``python -m conquian.tools.load --games 200`` starts a real server (``conquian serve``)
 on a free loopback port with a fresh SQLite file, creates the friend games over
 HTTP, joins each with a second player, then plays every game to its end at once:
 each seat is a websocket whose bot answers the observations it receives.  It
@@ -150,7 +150,7 @@ async def play_seat(
             obs = Observation.from_dict(obs_data)
             deal = msg["match"]["deal"]
             if deal != dealt:
-                bot.new_deal(obs.player, obs.rules)
+                bot.new_deal(obs.viewer, obs.rules)
                 dealt = deal
             action = bot.act(obs)
             if think:
@@ -228,7 +228,7 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m conquian.web.load",
+        prog="python -m conquian.tools.load",
         description="Play many concurrent bot-vs-bot games through a real server on loopback.",
     )
     parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")

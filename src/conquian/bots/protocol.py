@@ -31,12 +31,12 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, NoReturn, TextIO
 
-from . import __version__
-from .actions import Action
-from .bots import Bot, Budget, make_bot
-from .errors import ConquianError
-from .observation import Observation
-from .rules import Rules, find_rules
+from .. import __version__
+from ..actions import Action
+from ..errors import ConquianError
+from ..observation import Observation
+from ..rules import Rules, find_rules
+from . import Bot, Budget, make_bot
 
 PROTOCOL_VERSION = 1
 """The protocol version this module speaks."""
@@ -103,7 +103,7 @@ def result_message(obs: Observation, winner: int | None, reason: str | None) -> 
         termination = obs.outcome.termination.value
     else:
         termination = "unfinished"
-    result = "draw" if winner is None else "win" if winner == obs.player else "loss"
+    result = "draw" if winner is None else "win" if winner == obs.viewer else "loss"
     return {
         "type": "result",
         "result": result,

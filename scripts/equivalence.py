@@ -1,0 +1,203 @@
+"""Digests of seeded play, to show that a change of structure changed no behaviour.
+
+Run it on two checkouts (``PYTHONPATH=OTHER/src python scripts/equivalence.py``) and
+compare the printed digests:
+
+* ``arena``: every action, deck and result of duplicate-deal matches
+  (``heuristic`` vs ``greedy``, 200 deals; ``search`` vs ``greedy``, 20 deals), read from the
+  records that ``conquian arena --records`` writes;
+* ``terminal``: the whole screen of a seeded ``conquian play`` game in a pseudo-terminal,
+  answered from what the screen shows;
+* ``web``: every message both players' websockets receive in a seeded friend game, played
+  through the real server app.
+
+Only the public interfaces are used (the command line, the screen, HTTP and websockets), so
+the same script runs on any version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+ANSI = re.compile(
+    r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][A-Z0-9]|[=>78])"
+)
+PROMPT = re.compile(
+    r"((?:take or decline|take or pass|force or no|take \(forced\)|discard"
+    r"|choose 1-\d+ \(Enter: back\)|next deal\? \[Y/n\]|new match\? \[Y/n\]))> "
+)
+CLI = [sys.executable, "-c", "import sys; from conquian.cli import main; sys.exit(main())"]
+
+
+def digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def arena_digest(bot_a: str, bot_b: str, deals: int, seed: int) -> tuple[str, int]:
+    """The digest of every record of a duplicate match, and the number of actions."""
+    out = Path(tempfile.mkdtemp(prefix="conquian-eq-"))
+    try:
+        subprocess.run(
+            [*CLI, "arena", bot_a, bot_b, "--deals", str(deals), "--seed", str(seed)]
+            + ["--jobs", "2", "--records", str(out)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        games = []
+        actions = 0
+        for path in sorted(out.glob("*.toml")):
+            data = tomllib.loads(path.read_text("utf-8"))
+            games.append([path.name, data["deck"], data["result"], data["actions"]])
+            actions += len(data["actions"])
+        return digest(games), actions
+    finally:
+        shutil.rmtree(out)
+
+
+def terminal_transcript(seed: int) -> str:
+    """The screen of a whole deal against ``easy``, answered from the screen alone."""
+    import pexpect
+
+    save = Path(tempfile.gettempdir()) / "conquian-eq-save"
+    shutil.rmtree(save, ignore_errors=True)
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", TERM="xterm-256color", COLUMNS="110")
+    argv = ["-m", "conquian.play", "--seed", str(seed), "--level", "easy", "--plain"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*argv, "--save-dir", str(save)],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 110),
+    )
+    screens = []
+    step = 0
+    while True:
+        child.expect(PROMPT)
+        screen = ANSI.sub("", child.before)
+        kind = child.match.group(1)
+        screens.append(screen + kind)
+        if kind.startswith(("next deal", "new match")):
+            child.sendline("n")
+            break
+        child.sendline(_answer(kind, screen, step))
+        step += 1
+    child.expect(pexpect.EOF)
+    screens.append(ANSI.sub("", child.before))
+    shutil.rmtree(save, ignore_errors=True)
+    text = "\n".join(screens).replace("\r", "")
+    return re.sub(r"\d{8}-\d{6}-deal", "DATE-deal", text)  # record files are named by time
+
+
+def _answer(kind: str, screen: str, step: int) -> str:
+    if kind.startswith("choose"):
+        return "1"
+    if kind == "discard":
+        hands = re.findall(r"^[\s|]*hand:\s+(.*?)[\s|]*$", screen, re.MULTILINE)
+        return hands[-1].split()[-1]
+    if kind == "force or no":
+        return "force" if step % 2 else "no"
+    lines = [ln for ln in screen.splitlines() if ln.startswith("You can: ")]
+    options = [o.strip() for o in lines[-1][len("You can: ") :].split("   (also:")[0].split(" | ")]
+    takes = [o for o in options if o.startswith("take")]
+    if takes and (kind == "take (forced)" or step % 3):
+        return "take" if takes[0].startswith("take (") else takes[0]
+    return next(o for o in options if o in ("decline", "pass"))
+
+
+def web_transcript(seed: int) -> list[Any]:
+    """Every message of a friend game, both seats, with the server's randomness seeded."""
+    from starlette.testclient import TestClient
+
+    fixed = random.Random(seed)
+    random.SystemRandom = lambda: fixed  # type: ignore[assignment,misc,return-value]
+    counter = iter(range(10**6))
+    secrets.token_urlsafe = lambda n=None: f"t{next(counter):08d}"  # type: ignore[assignment]
+    from conquian.web.app import create_app
+
+    db = Path(tempfile.mkdtemp(prefix="conquian-eq-web-"))
+    rng = random.Random(seed)
+    messages: list[Any] = []
+    try:
+        with TestClient(create_app(f"sqlite:///{db}/web.db", bot_delay=0)) as client:
+            made = client.post("/api/games", json={"mode": "friend", "name": "Ana"}).json()
+            game_id = made["id"]
+            joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"}).json()
+            tokens = [made["token"], joined["token"]]
+            with (
+                client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws0,
+                client.websocket_connect(f"/ws/{game_id}?token={tokens[1]}") as ws1,
+            ):
+                sockets = [ws0, ws1]
+
+                def until(seq: int) -> list[dict[str, Any]]:
+                    views = []
+                    for ws in sockets:
+                        while True:
+                            msg = json.loads(ws.receive_text())
+                            messages.append(msg)
+                            if msg["type"] == "state" and msg["seq"] == seq:
+                                views.append(msg)
+                                break
+                    return views
+
+                views = until(0)
+                moves = 0
+                while not views[0]["match"]["over"] and moves < 2000:
+                    to_act = views[0]["obs"]["to_act"]
+                    legal = views[to_act]["obs"]["legal_actions"]
+                    action = rng.choice(legal)
+                    sockets[to_act].send_text(json.dumps({"type": "act", "action": action}))
+                    moves += 1
+                    views = until(moves)
+                    if moves % 25 == 0:
+                        sockets[to_act].send_text(json.dumps({"type": "act", "action": "bogus"}))
+                        messages.append(json.loads(sockets[to_act].receive_text()))
+            for path in (f"/api/games/{game_id}/records", "/api/rules"):
+                messages.append(client.get(path).json())
+    finally:
+        shutil.rmtree(db)
+    return messages
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip the arena matches")
+    parser.add_argument("--save", metavar="DIR", help="also write the transcripts in DIR")
+    args = parser.parse_args()
+    import conquian
+
+    print(f"conquian from {Path(conquian.__file__).parent}")
+    results: dict[str, Any] = {}
+    if not args.quick:
+        for a, b, deals in (("heuristic", "greedy", 200), ("search", "greedy", 20)):
+            d, n = arena_digest(a, b, deals, seed=2026)
+            results[f"arena {a} vs {b}, {deals} deals"] = f"{d} ({n} actions)"
+    screen = terminal_transcript(seed=3)
+    web = web_transcript(seed=11)
+    results["terminal seed 3"] = f"{digest(screen)} ({len(screen)} characters)"
+    results["web seed 11"] = f"{digest(web)} ({len(web)} messages)"
+    if args.save:
+        Path(args.save).mkdir(parents=True, exist_ok=True)
+        Path(args.save, "terminal.txt").write_text(screen, "utf-8")
+        Path(args.save, "web.json").write_text(json.dumps(web, indent=1, sort_keys=True), "utf-8")
+    for key, value in results.items():
+        print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
