@@ -1,4 +1,7 @@
-"""The worked examples of RULES-REFERENCE.md part D (D01-D37), one or more tests each.
+"""The worked examples D01-D37 (some numbers are not used), one or more tests each.
+
+Each example id is defined in docs/rules.md, section 13.3 (in "Rule statements and worked
+examples by id"), with the section and the E example of docs/rules.md that cover it.
 
 Every position is set up with a position string.  Unless a test says otherwise player 0
 is P (the player to act, the non-dealer) and player 1 is O (the dealer).

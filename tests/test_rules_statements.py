@@ -1,8 +1,10 @@
-"""One or more tests per rule statement of the rules reference.
+"""One or more tests per rule statement, grouped by rule id.
 
-Part A (canonical rules A1-A22), part C (edge cases C1-C29) and the variant flags of part B
-that the engine implements, checked against /work/shared/RULES-REFERENCE.md.  Positions are
-set up with position strings (see :mod:`conquian.notation`) or with explicit deals.
+The rules of play (A1-A22), the edge cases (C1-C29) and the variant flags (the ``test_b_``
+tests, see docs/rules.md section 10).  Each id is defined in docs/rules.md, section 13 "Rule
+statements and worked examples by id", with the section of docs/rules.md that covers it.
+Positions are set up with position strings (see :mod:`conquian.notation`) or with explicit
+deals.
 """
 
 from __future__ import annotations
