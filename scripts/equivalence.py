@@ -4,8 +4,9 @@ Run it on two checkouts (``PYTHONPATH=OTHER/src python scripts/equivalence.py``)
 compare the printed digests:
 
 * ``arena``: every action, deck and result of duplicate-deal matches
-  (``heuristic`` vs ``greedy``, 200 deals; ``search`` vs ``greedy``, 20 deals), read from the
-  records that ``conquian arena --records`` writes;
+  (``heuristic`` vs ``greedy``, 200 deals; ``search`` vs ``greedy``, 20 deals, the search
+  limited to 200 sampled deals per candidate and no time limit, so that the machine's load
+  cannot change its choices), read from the records that ``conquian arena --records`` writes;
 * ``terminal``: the whole screen of a seeded ``conquian play`` game in a pseudo-terminal,
   answered from what the screen shows;
 * ``web``: every message both players' websockets receive in a seeded friend game, played
@@ -40,6 +41,13 @@ PROMPT = re.compile(
     r"|choose 1-\d+ \(Enter: back\)|next deal\? \[Y/n\]|new match\? \[Y/n\]))> "
 )
 CLI = [sys.executable, "-c", "import sys; from conquian.cli import main; sys.exit(main())"]
+UNTIMED_SEARCH = (
+    "import sys; from conquian.bots.base import Budget; from conquian.bots.search import SearchBot; "
+    "SearchBot.default_budget = Budget(iterations=200); "
+    "from conquian.cli import main; sys.exit(main())"
+)
+"""The command line with ``search`` limited by iterations alone: its default budget also has a
+time limit, which makes its choices depend on the machine's load."""
 
 
 def digest(data: Any) -> str:
@@ -49,10 +57,13 @@ def digest(data: Any) -> str:
 def arena_digest(bot_a: str, bot_b: str, deals: int, seed: int) -> tuple[str, int]:
     """The digest of every record of a duplicate match, and the number of actions."""
     out = Path(tempfile.mkdtemp(prefix="conquian-eq-"))
+    searching = "search" in (bot_a, bot_b)
+    cli = [sys.executable, "-c", UNTIMED_SEARCH] if searching else CLI
+    jobs = "1" if searching else "2"  # worker processes are spawned: they would not see the patch
     try:
         subprocess.run(
-            [*CLI, "arena", bot_a, bot_b, "--deals", str(deals), "--seed", str(seed)]
-            + ["--jobs", "2", "--records", str(out)],
+            [*cli, "arena", bot_a, bot_b, "--deals", str(deals), "--seed", str(seed)]
+            + ["--jobs", jobs, "--records", str(out)],
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -189,7 +200,10 @@ def main() -> int:
     screen = terminal_transcript(seed=3)
     web = web_transcript(seed=11)
     results["terminal seed 3"] = f"{digest(screen)} ({len(screen)} characters)"
-    results["web seed 11"] = f"{digest(web)} ({len(web)} messages)"
+    game, rules_page = web[:-1], web[-1]
+    results["web seed 11"] = f"{digest(game)} ({len(game)} messages)"
+    results["web rules answer"] = digest(rules_page)
+    results["web rules answer, old fields"] = digest({k: rules_page[k] for k in ("rules", "text")})
     if args.save:
         Path(args.save).mkdir(parents=True, exist_ok=True)
         Path(args.save, "terminal.txt").write_text(screen, "utf-8")

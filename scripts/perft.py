@@ -13,7 +13,7 @@ For each position and each depth d (1 to 3) this counts
 intended, and say why in the commit.
 
 Positions come either from a position string (the worked examples of docs/rules.md and
-tests/test_examples.py, sometimes followed by a few actions) or from a seeded deal played on with
+tests/core/test_examples.py, sometimes followed by a few actions) or from a seeded deal played on with
 seeded random legal actions.  Only public, stable interfaces are used: ``parse_position``,
 ``format_position``, ``legal_actions``, ``copy``/``child``, ``is_over`` and ``Game``/``push``.
 """
@@ -136,7 +136,7 @@ def discarding(state: conquian.GameState) -> bool:
     return phase(state) == "discard" and tables_laid(state) and 6 <= stock_count(state) <= 14
 
 
-# E4/D10 of docs/rules.md and tests/test_examples.py: 5c onto 6c 7c Jc, the Bicycle rearrangement.
+# E4/D10 of docs/rules.md and tests/core/test_examples.py: 5c onto 6c 7c Jc, the Bicycle rearrangement.
 BICYCLE_EXAMPLE = "{} offer 0 1 JhJd2s2h4dQdKs * 6c7cJc - 5c:d - * 1"
 # E7/D16: 7c discarded onto a player holding 3c 4c 5c 6c.
 FORCE_EXAMPLE = "{} offer 0 1 KhKd2s2dJhQs * 3c4c5c6c - 7c:d - Ah* 1"

@@ -1,12 +1,19 @@
-"""The database fixture of the web tests: every such test runs on SQLite and on PostgreSQL."""
+"""The database fixture of the web tests: every such test runs on SQLite and on PostgreSQL.
+
+The web helpers (and so SQLAlchemy and ``conquian.web``) are imported only when a test asks
+for the fixture, so that ``python -m pytest tests/core`` needs nothing but the core engine.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from web_helpers import TestDatabase, postgres_database, postgres_url_or_skip, sqlite_database
+
+if TYPE_CHECKING:
+    from web_helpers import TestDatabase
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -17,6 +24,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDat
     server fails the test.  If it is unset the PostgreSQL case is skipped with that reason
     (and fails under CI).
     """
+    from web_helpers import postgres_database, postgres_url_or_skip, sqlite_database
+
     if request.param == "sqlite":
         yield sqlite_database(tmp_path / "games.sqlite3")
         return

@@ -409,7 +409,9 @@ def test_cli_arena_table_and_records(tmp_path: Path) -> None:
         assert words in text
     assert "seed" in text and "3 duplicate deals (6 games" in text
     assert len(list(out.glob("*.toml"))) == 6
-    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    # no progress bar when stderr is not a terminal (under load, CPython's multiprocessing
+    # resource tracker may still warn at exit about a queue's semaphore: not ours to test)
+    assert "\r" not in result.stderr and "deals  A " not in result.stderr
 
 
 def test_cli_arena_errors() -> None:

@@ -23,7 +23,7 @@ import pytest
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
 from conquian.play.storage import SAVE_NAME
-from conquian.records import GameRecord, load_record
+from conquian.records import GameRecord, MatchRecord, load_record
 from conquian.rules import find_rules
 from conquian.state import GameState
 from conquian.userdata import default_data_dir
@@ -134,12 +134,22 @@ class Play:
         data: dict[str, Any] = json.loads((self.save_dir / SAVE_NAME).read_text("utf-8"))
         return data
 
+    def current_deal(self) -> GameRecord | None:
+        """The record of the deal in play, from the saved match."""
+        match = self.saved()["match"]
+        if match is None:
+            return None
+        deal = MatchRecord.loads(match).deals[-1]
+        return deal if deal.result == "*" else None
+
     def saved_actions(self) -> tuple[str, ...]:
-        current = self.saved()["current"]
-        return () if current is None else GameRecord.loads(current).actions
+        current = self.current_deal()
+        return () if current is None else current.actions
 
     def state(self) -> GameState:
-        return GameRecord.loads(self.saved()["current"]).final_state()
+        current = self.current_deal()
+        assert current is not None, "no deal in play"
+        return current.final_state()
 
     def options(self) -> list[str]:
         lines = [ln for ln in self.screen.splitlines() if ln.startswith("You can: ")]

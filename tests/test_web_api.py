@@ -19,7 +19,7 @@ from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for
 
 from conquian.records import GameRecord
 from conquian.web.app import MAX_MESSAGE, create_app
-from conquian.web.hub import Hub, LiveGame
+from conquian.web.hub import Hub, LiveMatch
 
 
 @pytest.fixture
@@ -33,16 +33,16 @@ def hub(client: TestClient) -> Hub:
     return h
 
 
-def live(client: TestClient, game_id: str) -> LiveGame:
+def live(client: TestClient, game_id: str) -> LiveMatch:
     return hub(client).live[game_id]
 
 
-def game_at(client: TestClient, game_id: str, seq: int) -> LiveGame:
+def game_at(client: TestClient, game_id: str, seq: int) -> LiveMatch:
     """The game as it was after its first ``seq`` actions, rebuilt from the database."""
     loaded = hub(client).store.load(game_id)
     assert loaded is not None
     row, actions = loaded
-    return LiveGame(row, actions[:seq])
+    return LiveMatch(row, actions[:seq])
 
 
 def new_friend_game(client: TestClient) -> tuple[str, str, str]:
@@ -63,7 +63,7 @@ def receive(ws: Any) -> dict[str, Any]:
     return data
 
 
-def states_until(ws: Any, seq: int, game: LiveGame, seat: int | None) -> dict[str, Any]:
+def states_until(ws: Any, seq: int, game: LiveMatch, seat: int | None) -> dict[str, Any]:
     """Read messages until the state with ``seq`` arrives, checking each for secrets."""
     while True:
         msg = receive(ws)

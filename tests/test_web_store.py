@@ -10,11 +10,11 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from web_helpers import TestDatabase, postgres_database, postgres_url_or_skip
 
-from conquian.web.store import ActionRow, GameRow, SeatRow, Store, hash_token
+from conquian.web.store import ActionRow, MatchRow, SeatRow, Store, hash_token
 
 
-def game_row(game_id: str, *, rematch_of: str | None = None) -> GameRow:
-    return GameRow(
+def game_row(game_id: str, *, rematch_of: str | None = None) -> MatchRow:
+    return MatchRow(
         id=game_id,
         created=0.0,
         mode="friend",

@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 
 from conquian.cards import CARDS, mask_indices
 from conquian.state import GameState
-from conquian.web.hub import LiveGame
+from conquian.web.hub import LiveMatch
 from conquian.web.store import Store
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][shdc])(?![A-Za-z0-9])")
@@ -39,7 +39,7 @@ def forbidden_for(state: GameState, seat: int | None) -> set[str]:
     return {str(CARDS[i]) for i in mask_indices(hidden | stock)}
 
 
-def assert_secret(message: dict[str, Any], game: LiveGame, seat: int | None) -> None:
+def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) -> None:
     """No hidden card of the deal in play (nor of the last finished deal) is in the message.
 
     ``game`` must be the game as it was when the message was sent.
@@ -153,7 +153,7 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
     its game as it was after the message's number of actions.  Returns how many were.
     """
     store = Store(db.url)
-    games: dict[tuple[str, int], LiveGame] = {}
+    games: dict[tuple[str, int], LiveMatch] = {}
     loaded: dict[str, Any] = {}
     checked = 0
     try:
@@ -168,7 +168,7 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
             row, actions = loaded[game_id]
             key = (game_id, seq)
             if key not in games:
-                games[key] = LiveGame(row, actions[:seq])
+                games[key] = LiveMatch(row, actions[:seq])
             assert message["seat"] == seat
             assert_secret({**message, "_raw": raw}, games[key], seat)
             checked += 1

@@ -15,6 +15,7 @@ from .errors import (
     ConquianError,
     GameOverError,
     IllegalActionError,
+    IllegalReason,
     InvalidMeldError,
     InvalidNotationError,
     InvalidRulesError,
@@ -26,8 +27,8 @@ from .match import Match
 from .melds import Meld, MeldKind, meld_table
 from .notation import format_position, parse_action, parse_position
 from .observation import Observation, observe
-from .records import GameRecord, load_record
-from .rules import PRESETS, Rules, describe, find_rules
+from .records import GameRecord, MatchRecord, load_match_record, load_record
+from .rules import PRESETS, Rules, find_rules
 from .state import GameState, Outcome, Phase, Source, Termination, shuffled_deck
 
 __version__ = "0.1.0"
@@ -47,11 +48,13 @@ __all__ = [
     "GameRecord",
     "GameState",
     "IllegalActionError",
+    "IllegalReason",
     "InvalidMeldError",
     "InvalidNotationError",
     "InvalidRulesError",
     "InvalidStateError",
     "Match",
+    "MatchRecord",
     "Meld",
     "MeldKind",
     "Observation",
@@ -64,9 +67,9 @@ __all__ = [
     "Suit",
     "Termination",
     "__version__",
-    "describe",
     "find_rules",
     "format_position",
+    "load_match_record",
     "load_record",
     "meld_table",
     "observe",

@@ -23,8 +23,9 @@ from .play.cli import (
     run_replay_step,
     wants_replay_step,
 )
+from .present.rules_text import PRESET_SOURCES, describe
 from .records import GameRecord, format_result, load_record
-from .rules import PRESET_SOURCES, PRESETS, describe, find_rules
+from .rules import PRESETS, find_rules
 from .tools.arena import MatchResult, run_match
 
 

@@ -89,6 +89,4 @@ class Game:
     def check_player(self, player: int) -> None:
         """:raises IllegalActionError: if it is not ``player``'s turn."""
         if self.state.to_act != player and not self.state.is_over:
-            raise IllegalActionError(
-                f"It is player {self.state.to_act}'s turn, not player {player}'s."
-            )
+            raise IllegalActionError.not_your_turn(player, self.state.to_act)

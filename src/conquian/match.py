@@ -1,16 +1,26 @@
 """A match: a series of deals with dealer rotation, stakes and a running balance.
 
+A :class:`Match` deals its deals from one seed and keeps each as a
+:class:`~conquian.game.Game` (with its history), so the whole match can be saved as a
+:class:`~conquian.records.MatchRecord` and set up again.
+
 >>> match = Match("standard", seed=4)
 >>> state = match.new_deal()
 >>> state.stake
 1
 >>> match.deal_value(previous_draws=2)
 3
+>>> game = match.deal
+>>> while not game.state.is_over:
+...     game.push(game.legal_actions()[-1])
+>>> match.would_end(game.state.outcome()), match.settle().number, match.deal is None
+(False, 1, True)
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import NUM_RANKS, mask_indices
@@ -18,6 +28,9 @@ from .errors import ConquianError
 from .game import Game
 from .rules import DrawStake, FirstDealer, MatchKind, Rules, Scoring, find_rules
 from .state import GameState, Outcome, shuffled_deck
+
+NUM_PLAYERS = 2
+"""Seats at the table (the two-player game)."""
 
 CARD_POINTS = (15, 2, 3, 4, 5, 6, 7, 10, 10, 10)
 """Points of each rank (A, 2..7, J, Q, K) under ``scoring points``."""
@@ -51,12 +64,24 @@ class Match:
     ``balance[p]`` is player p's net stake units (or, with points scoring, his points).
     """
 
-    def __init__(self, rules: Rules | str = "standard", *, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str = "standard",
+        *,
+        seed: int | None = None,
+        players: Sequence[str] = ("player 0", "player 1"),
+    ) -> None:
         self.rules = find_rules(rules)
         self.seed = seed
+        self.players: tuple[str, ...] = tuple(players)
+        """The players' names, seat 0 first (given to each deal's :class:`Game`)."""
         self._rng = random.Random(seed)
-        self.balance = [0, 0]
+        self.balance = [0] * NUM_PLAYERS
         self.results: list[DealResult] = []
+        self.games: list[Game] = []
+        """Every deal dealt, in order: the finished ones, then the deal in play (if any)."""
+        self.deal: Game | None = None
+        """The deal in play: dealt by :meth:`new_game` and not yet settled."""
         self.draws_in_a_row = 0
         self.first_dealer = self._choose_first_dealer()
         self.dealer = self.first_dealer
@@ -87,12 +112,52 @@ class Match:
     @property
     def is_over(self) -> bool:
         """Whether the match has ended (a single-deal match ends at its first decided deal)."""
+        return self._ends(self.results, self.balance)
+
+    def _ends(self, results: Sequence[DealResult], balance: Sequence[int]) -> bool:
         kind = self.rules.match
         if kind is MatchKind.SINGLE_DEAL:
-            return any(r.outcome.winner is not None for r in self.results)
+            return any(r.outcome.winner is not None for r in results)
         if kind is MatchKind.N_DEALS:
-            return len(self.results) >= self.rules.match_target
-        return max(self.balance) >= self.rules.match_target
+            return len(results) >= self.rules.match_target
+        return max(balance) >= self.rules.match_target
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal in play, or of the last deal between deals (0 before any)."""
+        return len(self.games)
+
+    def would_end(self, outcome: Outcome) -> bool:
+        """Whether settling the deal in play with ``outcome`` would end the match.
+
+        :raises ConquianError: if no deal is in play.
+        """
+        if self.deal is None:
+            raise ConquianError("No deal of this match is in play.")
+        balance = list(self.balance)
+        value = self._value(self.deal.state, outcome)
+        if outcome.winner is not None:
+            self._pay(balance, outcome.winner, value)
+        result = DealResult(len(self.results) + 1, self.dealer, outcome, value, 0)
+        return self._ends([*self.results, result], balance)
+
+    def _value(self, state: GameState, outcome: Outcome) -> int:
+        """What the winner of ``state`` receives (0 for a draw)."""
+        if outcome.winner is None:
+            return 0
+        if self.rules.scoring is Scoring.POINTS:
+            return sum(hand_points(h) for p, h in enumerate(state.hands) if p != outcome.winner)
+        return state.stake
+
+    def _pay(self, balance: list[int], winner: int, value: int) -> None:
+        """Every loser pays the winner (under points scoring the winner just scores)."""
+        if self.rules.scoring is Scoring.POINTS:
+            balance[winner] += value
+            return
+        for p in range(len(balance)):
+            if p != winner:
+                balance[p] -= value
+                balance[winner] += value
 
     @property
     def leader(self) -> int | None:
@@ -105,18 +170,45 @@ class Match:
         """Deal the next deal of the match."""
         return self.new_game().state
 
-    def new_game(self, players: tuple[str, str] = ("player 0", "player 1")) -> Game:
-        """The next deal as a :class:`Game` (with history, for records)."""
+    def new_game(
+        self,
+        players: Sequence[str] | None = None,
+        *,
+        deck: Sequence[int] | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """Deal the next deal as a :class:`Game` (with history, for records); it becomes
+        :attr:`deal`.  ``players`` overrides the match's names for this deal; ``deck``
+        (with the ``seed`` it came from, if known) replaces the deck the match would deal,
+        for a match set up again from a record that has no match seed.
+
+        :raises ConquianError: if the match is over.
+        """
         if self.is_over:
             raise ConquianError("The match is over.")
         self._deal_seed = self._rng.randrange(2**63)
-        return Game(
+        if deck is not None:
+            self._deal_seed = seed if seed is not None else self._deal_seed
+        game = Game(
             self.rules,
+            deck=deck,
             seed=self._deal_seed,
             dealer=self.dealer,
             stake=self.deal_value(),
-            players=players,
+            players=self.players if players is None else players,
         )
+        self.deal = game
+        self.games.append(game)
+        return game
+
+    def settle(self) -> DealResult:
+        """Settle the finished deal in play (see :meth:`finish_deal`).
+
+        :raises ConquianError: if no deal is in play or it is not over.
+        """
+        if self.deal is None:
+            raise ConquianError("No deal of this match is in play.")
+        return self.finish_deal(self.deal.state)
 
     def finish_deal(self, state: GameState) -> DealResult:
         """Settle a finished deal: pay the stake, rotate the dealer.
@@ -131,20 +223,15 @@ class Match:
                 "This deal does not belong to the match: its dealer or stake differs "
                 f"(expected dealer {self.dealer}, stake {self.deal_value()})."
             )
-        value = 0
+        value = self._value(state, outcome)
         if outcome.winner is not None:
-            if self.rules.scoring is Scoring.POINTS:
-                value = hand_points(state.hands[1 - outcome.winner])
-                self.balance[outcome.winner] += value
-            else:
-                value = state.stake
-                self.balance[outcome.winner] += value
-                self.balance[1 - outcome.winner] -= value
+            self._pay(self.balance, outcome.winner, value)
             self.draws_in_a_row = 0
         else:
             self.draws_in_a_row += 1
         result = DealResult(len(self.results) + 1, self.dealer, outcome, value, self._deal_seed)
         self.results.append(result)
         self._deal_seed = None
-        self.dealer = 1 - self.dealer
+        self.deal = None
+        self.dealer = (self.dealer + 1) % NUM_PLAYERS
         return result

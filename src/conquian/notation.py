@@ -35,6 +35,7 @@ from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, DeckStyle, format_mask, ite
 from .errors import (
     AmbiguousActionError,
     IllegalActionError,
+    IllegalReason,
     InvalidNotationError,
     InvalidStateError,
 )
@@ -331,7 +332,10 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
             raise state.explain_illegal(Action(kind, -1, ()))
         raise IllegalActionError(
             f"{CARDS[state.centre]} cannot be taken: it does not meld with player "
-            f"{state.to_act}'s table or hand."
+            f"{state.to_act}'s table or hand.",
+            player=state.to_act,
+            reason=IllegalReason.CANNOT_TAKE_CENTRE,
+            card=state.centre,
         )
     if named:
         context = state.table_masks[state.to_act] | (1 << state.centre if state.centre >= 0 else 0)
@@ -340,7 +344,10 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
         if stray:
             raise IllegalActionError(
                 f"{format_mask(stray)} {'is' if stray.bit_count() == 1 else 'are'} not in "
-                f"player {state.to_act}'s hand."
+                f"player {state.to_act}'s hand.",
+                player=state.to_act,
+                reason=IllegalReason.CARDS_NOT_AVAILABLE,
+                cards=stray,
             )
         candidates = [a for a in candidates if played_cards(state, a) == wanted]
     if len(candidates) == 1:
@@ -349,7 +356,11 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
         if isinstance(strict_error, IllegalActionError):
             raise strict_error
         raise IllegalActionError(
-            f"No legal {word} lays exactly {format_mask(named) or 'no hand cards'}."
+            f"No legal {word} lays exactly {format_mask(named) or 'no hand cards'}.",
+            player=state.to_act,
+            reason=IllegalReason.NO_MATCHING_LAY,
+            text=word,
+            cards=named,
         )
     shown = ", ".join(str(a) for a in candidates[:8])
     more = f" and {len(candidates) - 8} more" if len(candidates) > 8 else ""
@@ -358,4 +369,5 @@ def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -
         f"'{word}{' ' + rest if rest else ''}' matches {len(candidates)} legal "
         f"{word}s: {shown}{more}. Name the hand cards to lay, e.g. '{word} {example}'.",
         tuple(candidates),
+        player=state.to_act,
     )

@@ -36,13 +36,35 @@ from typing import Any
 
 from .actions import Action
 from .cards import CARDS, NUM_CARDS, format_mask, iter_card_tokens
-from .errors import ConquianError, RecordError
+from .errors import ConquianError, InvalidNotationError, RecordError
 from .game import Game
+from .match import Match
 from .rules import find_rules
 from .state import GameState, Outcome
 
 FORMAT = "conquian-record/1"
 HIDDEN = "??"
+
+
+def format_action_line(player: int, action: Action) -> str:
+    """An action as a record writes it: ``p1 take 5h5d5c``."""
+    return f"p{player} {action}"
+
+
+def parse_action_line(line: str) -> tuple[int, Action]:
+    """Read a record's action line back: the player and the action.
+
+    >>> parse_action_line("p1 discard Kh")
+    (1, Action.parse('discard Kh'))
+
+    :raises InvalidNotationError: if it is not ``p<player> <action>``.
+    """
+    player_text, _, action_text = line.strip().partition(" ")
+    number = player_text[1:]
+    canonical = number.isascii() and number.isdigit() and str(int(number)) == number
+    if not (player_text[:1] == "p" and canonical and action_text):
+        raise InvalidNotationError("it must read 'p0 <action>' or 'p1 <action>'")
+    return int(number), Action.parse(action_text)
 
 
 def format_result(outcome: Outcome | None) -> str:
@@ -78,7 +100,7 @@ class GameRecord:
         return cls(
             rules=game.rules.to_spec(),
             deck=game.deck,
-            actions=tuple(f"p{e.player} {e.action}" for e in game.history),
+            actions=tuple(format_action_line(e.player, e.action) for e in game.history),
             dealer=game.dealer,
             stake=game.stake,
             players=game.players,
@@ -97,7 +119,18 @@ class GameRecord:
             f"format = {q(FORMAT)}",
             f"rules = {q(self.rules)}",
             f"players = [{', '.join(q(p) for p in self.players)}]",
+            *self._deal_lines(),
         ]
+        if self.meta:
+            lines.append("")
+            lines.append("[meta]")
+            lines += _meta_lines(self.meta)
+        return "\n".join(lines) + "\n"
+
+    def _deal_lines(self) -> list[str]:
+        """The fields of the deal itself (what a match record writes for each deal)."""
+        q = json.dumps
+        lines = []
         if self.seed is not None:
             lines.append(f"seed = {self.seed}")
         lines += [
@@ -112,11 +145,7 @@ class GameRecord:
         lines.append("actions = [")
         lines += [f"  {q(a)}," for a in self.actions]
         lines.append("]")
-        if self.meta:
-            lines.append("")
-            lines.append("[meta]")
-            lines += [f"{k} = {q(v)}" for k, v in sorted(self.meta.items()) if k.isidentifier()]
-        return "\n".join(lines) + "\n"
+        return lines
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
@@ -198,28 +227,52 @@ class GameRecord:
 
         :raises RecordError: naming the action number and the reason.
         """
+        game = self._new_game()
+        yield 0, None, game.state.copy()
+        for number, action in self._push_actions(game):
+            yield number, action, game.state.copy()
+
+    def to_game(self) -> Game:
+        """The deal as a :class:`Game`, every action re-checked and in its history.
+
+        >>> game = Game(seed=2)
+        >>> game.push(game.legal_actions()[0])
+        >>> again = GameRecord.from_game(game).to_game()
+        >>> again.history == game.history and again.deck == game.deck
+        True
+
+        :raises RecordError: naming the action number and the reason.
+        """
+        game = self._new_game()
+        for _ in self._push_actions(game):
+            pass
+        return game
+
+    def _new_game(self) -> Game:
         try:
-            game = Game(
+            return Game(
                 self.rules,
                 deck=self._full_deck(),
                 dealer=self.dealer,
                 stake=self.stake,
                 players=self.players,
+                seed=self.seed if self.viewpoint is None else None,
             )
         except ConquianError as exc:
             raise RecordError(f"The record's deal cannot be set up: {exc}") from None
-        yield 0, None, game.state.copy()
+
+    def _push_actions(self, game: Game) -> Iterator[tuple[int, Action]]:
+        """Play the record's actions on ``game``; yields each number and action once played."""
         for number, line in enumerate(self.actions, start=1):
             try:
-                player_text, _, action_text = line.strip().partition(" ")
-                if not (player_text in ("p0", "p1") and action_text):
-                    raise RecordError("it must read 'p0 <action>' or 'p1 <action>'")
-                action = Action.parse(action_text)
-                game.check_player(int(player_text[1]))
+                player, action = parse_action_line(line)
+                if player >= len(self.players):
+                    raise InvalidNotationError("it must read 'p0 <action>' or 'p1 <action>'")
+                game.check_player(player)
                 game.push(action)
             except ConquianError as exc:
                 raise RecordError(f"Action {number} ({line!r}): {_reason(exc)}", number) from None
-            yield number, action, game.state.copy()
+            yield number, action
         actual = format_result(game.state.outcome())
         if self.result not in ("*", actual):
             raise RecordError(f"The record says {self.result!r} but the replay ends {actual!r}.")
@@ -247,6 +300,10 @@ class GameRecord:
                 seen |= 1 << state.centre
         deck = tuple(i if seen >> i & 1 else -1 for i in self._full_deck())
         return replace(self, deck=deck, seed=None, viewpoint=player)
+
+
+def _meta_lines(meta: dict[str, str]) -> list[str]:
+    return [f"{k} = {json.dumps(v)}" for k, v in sorted(meta.items()) if k.isidentifier()]
 
 
 def _reason(exc: Exception) -> str:
@@ -304,3 +361,190 @@ def load_record(path: str) -> GameRecord:
 
 
 __all__ = ["FORMAT", "GameRecord", "format_mask", "format_result", "load_record"]
+
+
+MATCH_FORMAT = "conquian-match/1"
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """Everything needed to set a match up again: its rules, seed and players, and every
+    deal dealt so far (the finished ones, then the deal in play, if any, with result ``*``).
+
+    A match record is TOML, one ``[[deal]]`` table per deal (the fields of a game
+    record; rules and players are the match's)::
+
+        format = "conquian-match/1"
+        rules = "standard"
+        players = ["You", "Bot (easy)"]
+        seed = 17
+        balance = [1, -1]       # after the finished deals; checked when read back
+
+        [[deal]]
+        seed = 8112046370417186931
+        dealer = 1
+        ...
+
+    >>> from conquian.match import Match
+    >>> match = Match(seed=17, players=("ana", "ben"))
+    >>> game = match.new_game()
+    >>> while not game.state.is_over:
+    ...     game.push(game.legal_actions()[-1])
+    >>> _ = match.settle()
+    >>> _ = match.new_game().push(match.deal.legal_actions()[0])
+    >>> record = MatchRecord.from_match(match)
+    >>> again = MatchRecord.loads(record.dumps()).to_match()
+    >>> again.balance == match.balance, again.deal.history == match.deal.history
+    (True, True)
+    """
+
+    rules: str
+    players: tuple[str, ...]
+    seed: int | None
+    deals: tuple[GameRecord, ...]
+    balance: tuple[int, ...] | None = None
+    """The balance after the finished deals, as written (None: not written)."""
+    meta: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_match(cls, match: Match, /, **meta: str) -> MatchRecord:
+        """The record of a match so far."""
+        return cls(
+            rules=match.rules.to_spec(),
+            players=match.players,
+            seed=match.seed,
+            deals=tuple(GameRecord.from_game(game) for game in match.games),
+            balance=tuple(match.balance),
+            meta=dict(meta),
+        )
+
+    def dumps(self) -> str:
+        """The record as TOML text."""
+        q = json.dumps
+        lines = [
+            "# Conquian match record",
+            f"format = {q(MATCH_FORMAT)}",
+            f"rules = {q(self.rules)}",
+            f"players = [{', '.join(q(p) for p in self.players)}]",
+        ]
+        if self.seed is not None:
+            lines.append(f"seed = {self.seed}")
+        if self.balance is not None:
+            lines.append(f"balance = [{', '.join(str(b) for b in self.balance)}]")
+        if self.meta:
+            lines += ["", "[meta]", *_meta_lines(self.meta)]
+        for deal in self.deals:
+            lines += ["", "[[deal]]", *deal._deal_lines()]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> MatchRecord:
+        """Read a match record.
+
+        :raises RecordError: naming what is wrong.
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RecordError(f"Not a valid match record file (TOML): {exc}.") from None
+        if data.get("format") != MATCH_FORMAT:
+            raise RecordError(f"Not a Conquian match record: format must be {MATCH_FORMAT!r}.")
+        deals = data.get("deal", [])
+        if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
+            raise RecordError("'deal' must be an array of tables ([[deal]]).")
+        shared: dict[str, Any] = {k: data[k] for k in ("rules", "players") if k in data}
+        records = []
+        for number, deal in enumerate(deals, start=1):
+            try:
+                records.append(GameRecord.from_dict({**deal, **shared, "format": FORMAT}))
+            except RecordError as exc:
+                raise RecordError(f"Deal {number}: {_reason(exc)}") from None
+        if "rules" not in data:
+            raise RecordError("The match record has no 'rules' field.")
+        rules = _typed(data, "rules", str)
+        try:
+            find_rules(rules)
+        except ConquianError as exc:
+            raise RecordError(f"Bad rules in match record: {exc}") from None
+        players = _typed(data, "players", list, ["player 0", "player 1"])
+        if len(players) != 2 or not all(isinstance(p, str) for p in players):
+            raise RecordError("'players' must be a list of two names.")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError(f"'seed' must be a whole number, got {seed!r}.")
+        balance = data.get("balance")
+        if balance is not None and (
+            not isinstance(balance, list)
+            or len(balance) != len(players)
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in balance)
+        ):
+            raise RecordError("'balance' must list one whole number per player.")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise RecordError("'meta' must be a table.")
+        return cls(
+            rules=rules,
+            players=tuple(players),
+            seed=seed,
+            deals=tuple(records),
+            balance=None if balance is None else tuple(balance),
+            meta={str(k): str(v) for k, v in meta.items()},
+        )
+
+    def to_match(self) -> Match:
+        """The match set up again: every deal replayed with every action re-checked and
+        settled in turn; the last deal stays in play if its record is unfinished.
+
+        With a seed, each deal must be the one the match's seed deals (a record cannot
+        swap in a deck of its choice); the written balance must be the replayed one.
+
+        :raises RecordError: naming the deal and what is wrong.
+        """
+        match = Match(self.rules, seed=self.seed, players=self.players)
+        if self.seed is None and self.deals:  # nothing to draw the first dealer from
+            match.first_dealer = match.dealer = self.deals[0].dealer
+        last = len(self.deals)
+        for number, deal in enumerate(self.deals, start=1):
+            if match.is_over:
+                raise RecordError(f"Deal {number}: the match was already over.")
+            try:
+                if self.seed is None:  # no seed to check against: the deck is the record's
+                    game = match.new_game(deal.players, deck=deal._full_deck(), seed=deal.seed)
+                else:
+                    game = match.new_game(deal.players)
+                if self.seed is not None and game.deck != deal.deck:
+                    raise RecordError("it was not dealt from this match's seed")
+                if (game.dealer, game.stake) != (deal.dealer, deal.stake):
+                    raise RecordError(
+                        f"its dealer and stake ({deal.dealer}, {deal.stake}) are not the "
+                        f"match's ({game.dealer}, {game.stake})"
+                    )
+                for _ in deal._push_actions(game):
+                    pass
+                if game.state.is_over:
+                    match.settle()
+                elif number != last:
+                    raise RecordError("it is unfinished, yet another deal follows it")
+            except ConquianError as exc:
+                raise RecordError(f"Deal {number}: {_reason(exc)}") from None
+        if self.balance is not None and tuple(match.balance) != self.balance:
+            raise RecordError(
+                f"The record says the balance is {list(self.balance)}, "
+                f"but its deals give {match.balance}."
+            )
+        return match
+
+
+def load_match_record(path: str) -> MatchRecord:
+    """Read a match record file.
+
+    :raises RecordError: if it cannot be read or is malformed.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise RecordError(f"Cannot read {path}: {exc.strerror}.") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file.") from None
+    return MatchRecord.loads(text)

@@ -1,5 +1,7 @@
 """The rules of a Conquian game: every variant flag, validated, with named presets.
 
+The rules in words are written by :mod:`conquian.present.rules_text` (its ``describe``).
+
 >>> rules = find_rules("standard")
 >>> rules.max_seq_len, rules.forcing
 (8, <Forcing.OPTIONAL: 'optional'>)
@@ -296,15 +298,6 @@ PRESETS: dict[str, Rules] = {
 }
 """The named rule sets."""
 
-PRESET_SOURCES: dict[str, str] = {
-    "standard": "The modern standard rules (pagat, filled in from Foster and Hoyle).",
-    "bicycle": "Bicycle's Hoyle-style rules: no run cap, only an offered card can be forced, "
-    "a forced player only adds the card, and cards may be laid before passing a turned card.",
-    "foster": "R. F. Foster's Complete Hoyle (1897): A-10 pack dealt in twos, cut for deal, "
-    "no run cap, restricted borrowing, a forced player only adds the card.",
-    "wikipedia": "Wikipedia's description: dealt in twos, with an upcard offered to both players.",
-}
-
 
 def _parse_value(name: str, text: str) -> Any:
     kind = _FIELD_TYPES[name]
@@ -346,134 +339,3 @@ def find_rules(spec: str | Rules) -> Rules:
             )
         flags[key] = _parse_value(key, value.strip().lower())
     return PRESETS[name].with_flags(**flags) if flags else PRESETS[name]
-
-
-_FLAG_WORDS: dict[str, dict[str, str]] = {
-    "deck_style": {
-        "french": "A 40-card French-suited pack: A 2 3 4 5 6 7 J Q K in spades, hearts, "
-        "diamonds and clubs.",
-        "spanish": "A 40-card Spanish pack: 1-7, sota (10), caballo (11) and rey (12) in "
-        "espadas, copas, oros and bastos.",
-        "a_to_10": "A 40-card pack of A to 10 in each suit (Foster's American pack).",
-    },
-    "deal_packet": {
-        "1": "Each player gets 10 cards dealt one at a time, non-dealer first.",
-        "2": "Each player gets 10 cards dealt two at a time, non-dealer first.",
-    },
-    "first_dealer": {
-        "random": "The first dealer is chosen at random; then the deal alternates.",
-        "low_cut": "Both players cut; the lower card deals first; then the deal alternates.",
-    },
-    "initial_upcard": {
-        "none": "The other 20 cards form the stock; no card is turned up after the deal.",
-        "offered_to_both": "After the deal one card is turned up and offered to the non-dealer, "
-        "then the dealer; if both refuse it is dead.",
-    },
-    "rearrange_mode": {
-        "free": "When you take a card you may rearrange your own melds in any way, as long as "
-        "every table card ends in a valid meld.",
-        "foster_borrow": "When you take a card you may only borrow one card of a set into a run, "
-        "or end cards of a run into a set; melds are never split in the middle or merged.",
-        "none": "When you take a card your existing melds may only be extended, never split, "
-        "merged or borrowed from.",
-    },
-    "meld_without_take": {
-        "never": "You lay cards down only when you take a card.",
-        "before_rejecting_stock_card": "After turning a stock card you may lay cards from your "
-        "hand before passing it (no discard follows).",
-    },
-    "forcing": {
-        "optional": "If a player refuses a card that fits one of his melds, his opponent may "
-        "force him to take it.",
-        "off": "Nobody can be forced to take a card.",
-        "automatic": "A refused card that fits one of the refuser's melds is always forced on him.",
-    },
-    "force_scope": {
-        "any_declined": "Forcing applies to an offered card he declines and to a stock card he "
-        "turned and passed.",
-        "offered_only": "Forcing applies only to a card offered to him that he declines.",
-    },
-    "force_fit": {
-        "direct": "A card can be forced only if it extends one of his melds as it stands.",
-        "with_rearrangement": "A card can be forced if his table plus the card can be rearranged "
-        "into melds.",
-    },
-    "forced_take": {
-        "full": "A forced player takes the card as in any take, and may lay other cards too.",
-        "minimal": "A forced player only adds the forced card to his table.",
-    },
-    "exhaustion": {
-        "draw": "If a player must turn a stock card and none is left, the deal is a draw.",
-        "fewest_hand_cards": "If a player must turn a stock card and none is left, the player "
-        "with fewer cards in hand wins (equal is a draw).",
-    },
-    "draw_stake": {
-        "carry": "A drawn deal carries its stake over: the next decided deal is worth one more "
-        "unit for each draw just before it.",
-        "none": "A drawn deal changes nothing.",
-        "double_next": "After one or more drawn deals the next decided deal is worth double.",
-        "double_compound": "Each drawn deal doubles the value of the next decided deal.",
-    },
-    "scoring": {
-        "stake": "The loser of a deal pays the winner the deal's stake.",
-        "points": "The winner scores the cards left in the loser's hand: 2-7 at face value, "
-        "J Q K 10, A 15.",
-    },
-    "match": {
-        "single_deal": "Play ends with the first decided deal.",
-        "n_deals": "The match lasts a fixed number of deals.",
-        "first_to": "The match ends when a player's balance reaches the target.",
-    },
-}
-
-
-def describe(rules: Rules) -> str:
-    """The rules in plain words, followed by every flag.
-
-    >>> print(describe(find_rules("standard")).splitlines()[0])
-    Conquian for two players (standard rules).
-    """
-    name = rules.to_spec()
-    lines = [f"Conquian for two players ({name} rules).", ""]
-    words = _FLAG_WORDS
-    lines.append(words["deck_style"][rules.deck_style.value])
-    lines.append(
-        words["deal_packet"][str(rules.deal_packet)].replace("10 cards", f"{rules.hand_size} cards")
-    )
-    lines.append(words["first_dealer"][rules.first_dealer.value])
-    lines.append(
-        words["initial_upcard"][rules.initial_upcard.value].replace(
-            "20 cards", f"{rules.stock_size} cards"
-        )
-    )
-    lines.append(
-        "Melds are sets of 3 or 4 cards of one rank, and runs of 3 to "
-        f"{rules.max_seq_len} cards of one suit in order (ace low, 7 next to J, no wrap-around)."
-    )
-    lines.append(
-        "On your turn you may take the card your opponent discarded or passed, laying it at once "
-        "with cards from your hand or onto your own melds; a taken card never goes into your "
-        "hand. If you decline it, it is dead and you turn the top stock card, which you may take "
-        "or pass to your opponent. After taking you discard one card."
-    )
-    lines.append(words["rearrange_mode"][rules.rearrange_mode.value])
-    lines.append(words["meld_without_take"][rules.meld_without_take.value])
-    lines.append(words["forcing"][rules.forcing.value])
-    if rules.forcing is not Forcing.OFF:
-        lines.append(words["force_scope"][rules.force_scope.value])
-        lines.append(words["force_fit"][rules.force_fit.value])
-        lines.append(words["forced_take"][rules.forced_take.value])
-    lines.append(
-        f"You win by melding exactly {rules.cards_to_win} cards, the last one being the centre "
-        f"card; {rules.hand_size} melded and an empty hand after a discard is not out."
-    )
-    lines.append(words["exhaustion"][rules.exhaustion.value])
-    lines.append(words["scoring"][rules.scoring.value])
-    lines.append(words["draw_stake"][rules.draw_stake.value])
-    lines.append(words["match"][rules.match.value])
-    lines.append("")
-    lines.append("Flags:")
-    width = max(len(n) for n in FLAG_NAMES)
-    for flag in FLAG_NAMES:
-        lines.append(f"  {flag.ljust(width)}  {_flag_text(getattr(rules, flag))}")
-    return "\n".join(lines)

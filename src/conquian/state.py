@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from .actions import Action, ActionKind
 from .cards import ALL_CARDS_MASK, CARDS, NUM_CARDS, Card, CardSet, format_mask, mask_indices
-from .errors import GameOverError, IllegalActionError, InvalidStateError
+from .errors import GameOverError, IllegalActionError, IllegalReason, InvalidStateError
 from .melds import (
     MeldTable,
     Partition,
@@ -621,11 +621,22 @@ class GameState:
             action.card == -1 and action.kind is not ActionKind.DISCARD
         )
         if not card_ok or any(m <= 0 or m & ~ALL_CARDS_MASK for m in action.melds):
-            return IllegalActionError(f"{tuple(action)} does not name real cards.", action)
+            return IllegalActionError(
+                f"{tuple(action)} does not name real cards.",
+                action,
+                player=self.to_act,
+                reason=IllegalReason.NOT_REAL_CARDS,
+                text=str(tuple(action)),
+            )
         text = str(action)
         p = self.to_act
         if self.phase is Phase.OVER:
-            return GameOverError(f"The deal is over; {text!r} cannot be played.", action)
+            return GameOverError(
+                f"The deal is over; {text!r} cannot be played.",
+                action,
+                reason=IllegalReason.GAME_OVER,
+                text=text,
+            )
         kind = action.kind
         expected = {
             Phase.OFFER: "take or decline the offered card",
@@ -643,19 +654,36 @@ class GameState:
         }[self.phase]
         if kind not in wanted:
             return IllegalActionError(
-                f"{text!r} is not possible now: player {p} must {expected}.", action
+                f"{text!r} is not possible now: player {p} must {expected}.",
+                action,
+                player=p,
+                reason=IllegalReason.NOT_POSSIBLE_NOW,
+                text=text,
+                phase=self.phase.value,
+                expected=tuple(k.name.lower().replace("_", "") for k in wanted),
             )
         if kind is ActionKind.DISCARD:
             return IllegalActionError(
-                f"Cannot discard {CARDS[action.card]}: it is not in player {p}'s hand.", action
+                f"Cannot discard {CARDS[action.card]}: it is not in player {p}'s hand.",
+                action,
+                player=p,
+                reason=IllegalReason.CARD_NOT_IN_HAND,
+                card=action.card,
             )
         if kind is ActionKind.PASS:
             if self.rules.meld_without_take is MeldWithoutTake.NEVER:
                 return IllegalActionError(
-                    "Laying cards down without taking is not allowed under these rules.", action
+                    "Laying cards down without taking is not allowed under these rules.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.LAYING_NOT_ALLOWED,
                 )
             return self._explain_table(action, p, 0) or IllegalActionError(
-                f"{text!r} is not a legal way to lay cards before passing.", action
+                f"{text!r} is not a legal way to lay cards before passing.",
+                action,
+                player=p,
+                reason=IllegalReason.NOT_A_LEGAL_LAY,
+                text=text,
             )
         if kind is ActionKind.TAKE:
             reason = self._explain_table(action, p, 1 << self.centre)
@@ -671,43 +699,81 @@ class GameState:
                         f"table, which rearrange_mode {self.rules.rearrange_mode.value} "
                         "does not allow.",
                         action,
+                        player=p,
+                        reason=IllegalReason.WOULD_NEED_REARRANGING,
+                        card=self.centre,
+                        rearrange_mode=self.rules.rearrange_mode.value,
                     )
                 return IllegalActionError(
-                    f"{CARDS[self.centre]} cannot be melded by player {p} at all.", action
+                    f"{CARDS[self.centre]} cannot be melded by player {p} at all.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.CANNOT_MELD_CENTRE,
+                    card=self.centre,
                 )
             if self.phase is Phase.FORCED and self.rules.forced_take is ForcedTake.MINIMAL:
                 return IllegalActionError(
                     "A forced player may only add the forced card to his table "
                     "(forced_take minimal).",
                     action,
+                    player=p,
+                    reason=IllegalReason.FORCED_ADD_ONLY,
+                    card=self.centre,
                 )
             return IllegalActionError(
                 f"{text!r} rearranges player {p}'s table in a way rearrange_mode "
                 f"{self.rules.rearrange_mode.value} does not allow.",
                 action,
+                player=p,
+                reason=IllegalReason.REARRANGE_NOT_ALLOWED,
+                text=text,
+                rearrange_mode=self.rules.rearrange_mode.value,
             )
-        return IllegalActionError(f"{text!r} is not legal here.", action)
+        return IllegalActionError(
+            f"{text!r} is not legal here.",
+            action,
+            player=p,
+            reason=IllegalReason.NOT_LEGAL,
+            text=text,
+        )
 
     def _explain_table(self, action: Action, p: int, centre_bit: int) -> IllegalActionError | None:
         new_mask = 0
         for m in action.melds:
             if new_mask & m:
                 return IllegalActionError(
-                    f"{format_mask(new_mask & m)} is used in two melds.", action
+                    f"{format_mask(new_mask & m)} is used in two melds.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.CARDS_IN_TWO_MELDS,
+                    cards=new_mask & m,
                 )
             new_mask |= m
             if m not in self.melds.valid:
-                why = (
-                    f"a run longer than {self.rules.max_seq_len}"
-                    if meld_kind(m) is not None
-                    else "not a set or run"
+                if meld_kind(m) is not None:
+                    return IllegalActionError(
+                        f"{format_mask(m, '')} is a run longer than {self.rules.max_seq_len}.",
+                        action,
+                        player=p,
+                        reason=IllegalReason.RUN_TOO_LONG,
+                        cards=m,
+                        max_seq_len=self.rules.max_seq_len,
+                    )
+                return IllegalActionError(
+                    f"{format_mask(m, '')} is not a set or run.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.NOT_A_MELD,
+                    cards=m,
                 )
-                return IllegalActionError(f"{format_mask(m, '')} is {why}.", action)
         old_mask = self.table_masks[p]
         if centre_bit and not new_mask & centre_bit:
             return IllegalActionError(
                 f"The centre card {format_mask(centre_bit)} must be melded when taking it.",
                 action,
+                player=p,
+                reason=IllegalReason.CENTRE_NOT_MELDED,
+                card=self.centre,
             )
         missing = old_mask & ~new_mask
         if missing:
@@ -715,6 +781,9 @@ class GameState:
                 f"Table cards cannot leave the table: {format_mask(missing)} "
                 f"{'is' if missing.bit_count() == 1 else 'are'} missing.",
                 action,
+                player=p,
+                reason=IllegalReason.TABLE_CARDS_MISSING,
+                cards=missing,
             )
         foreign = new_mask & ~(old_mask | centre_bit | self.hands[p])
         if foreign:
@@ -722,6 +791,10 @@ class GameState:
                 f"{format_mask(foreign)} {'is' if foreign.bit_count() == 1 else 'are'} not "
                 f"in player {p}'s hand{' or the centre' if centre_bit else ''}.",
                 action,
+                player=p,
+                reason=IllegalReason.CARDS_NOT_AVAILABLE,
+                cards=foreign,
+                card=self.centre if centre_bit else None,
             )
         return None
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from ..actions import Action, ActionKind
 from ..bots import Bot, make_bot
-from ..cards import CARDS, DeckStyle, iter_card_tokens, parse_cards_mask
+from ..cards import parse_cards_mask
 from ..errors import (
     AmbiguousActionError,
     ConquianError,
@@ -27,19 +27,26 @@ from ..game import Game
 from ..match import Match
 from ..notation import parse_action
 from ..observation import Observation
+from ..present.errors import illegal_action_words
+from ..present.rules_text import describe
 from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, Line, Span, melds_spans
 from ..present.words import (
     Names,
+    deal_heading,
     describe_action,
     describe_events,
     help_text,
+    match_result_line,
     options_line,
     outcome_lines,
+    payment_lines,
+    score_text,
     situation,
     take_short_forms,
 )
-from ..records import GameRecord
-from ..rules import MatchKind, Rules, Scoring, describe, find_rules
+from ..records import GameRecord, MatchRecord
+from ..rules import Rules, find_rules
+from ..seats import Seat, Table
 from ..state import Phase
 from .storage import PlayError, SavedMatch, Store
 from .table import Board, board_lines
@@ -130,7 +137,17 @@ class Session:
         self.shown: int | None = None
         """In hot-seat play, the player whose hand the screen may show now."""
         self._hint_bot: Bot | None = None
-        self.match, self.game = self._rebuild()
+        self.table = self._rebuild()
+
+    @property
+    def match(self) -> Match:
+        assert self.table.match is not None
+        return self.table.match
+
+    @property
+    def game(self) -> Game | None:
+        """The deal in play (None between deals)."""
+        return self.table.deal
 
     # ------------------------------------------------------------ set up
 
@@ -146,53 +163,36 @@ class Session:
                 seats.append(_Seat("Bot", record_name, check_opponent(self.saved.opponent)))
         return seats
 
-    def _rebuild(self) -> tuple[Match, Game | None]:
+    def _rebuild(self) -> Table:
+        """The match as saved, every deal replayed and checked."""
         saved = self.saved
-        match = Match(self.rules, seed=saved.match_seed)
         try:
-            for number, text in enumerate(saved.finished, start=1):
-                record = GameRecord.loads(text)
-                game = match.new_game(saved.names)
-                if game.deck != record.deck:
-                    raise PlayError(f"deal {number} was not dealt from this match's seed")
-                match.finish_deal(record.final_state())
-            state = (match.dealer, (match.balance[0], match.balance[1]), match.draws_in_a_row)
-            if saved.dealer is not None and state != (
-                saved.dealer,
-                saved.balance,
-                saved.draws_in_a_row,
-            ):
-                raise PlayError("the finished deals do not give the saved dealer and balance")
-            current: Game | None = None
-            if saved.current is not None:
-                record = GameRecord.loads(saved.current)
-                current = match.new_game(saved.names)
-                if current.deck != record.deck:
-                    raise PlayError("the deal in play was not dealt from this match's seed")
-                for line in record.actions:
-                    who, _, text = line.partition(" ")
-                    current.check_player(int(who[1:]))
-                    current.push(Action.parse(text))
+            if saved.match is None:
+                match = Match(self.rules, seed=saved.match_seed, players=saved.names)
+            else:
+                record = MatchRecord.loads(saved.match)
+                if (record.seed, record.players) != (saved.match_seed, saved.names):
+                    raise PlayError("the saved match is not the one this save describes")
+                if find_rules(record.rules) != self.rules:
+                    raise PlayError("the saved match is played under other rules")
+                match = record.to_match()
         except (ConquianError, ValueError) as exc:
             raise PlayError(f"The saved game cannot be resumed: {exc}") from None
-        if current is not None:
-            self._deal_bots(current)
-        return match, current
+        table = self._table(match)
+        if match.deal is not None:
+            table.resume_bots()
+        return table
 
-    def _deal_bots(self, game: Game) -> None:
-        for p, seat in enumerate(self.seats):
-            if seat.bot is not None:
-                seat.bot.new_deal(p, self.rules)
+    def _table(self, match: Match) -> Table:
+        names = self.saved.names
+        seats = [Seat(name, s.bot) for name, s in zip(names, self.seats, strict=True)]
+        return Table(seats, match=match, bot_seed=self.saved.bot_seed)
 
     # -------------------------------------------------------------- save
 
     def save(self) -> None:
-        saved = self.saved
-        saved.current = None if self.game is None else GameRecord.from_game(self.game).dumps()
-        saved.dealer = self.match.dealer
-        saved.balance = (self.match.balance[0], self.match.balance[1])
-        saved.draws_in_a_row = self.match.draws_in_a_row
-        self.store.save(saved)
+        self.saved.match = MatchRecord.from_match(self.match).dumps()
+        self.store.save(self.saved)
 
     def saved_message(self) -> Line:
         return [
@@ -247,47 +247,42 @@ class Session:
             names=old.names,
             humans=old.humans,
         )
-        self.match = Match(self.rules, seed=self.saved.match_seed)
+        self.table = self._table(Match(self.rules, seed=self.saved.match_seed, players=old.names))
 
     def _start_deal(self) -> None:
-        self.game = self.match.new_game(self.saved.names)
-        self._deal_bots(self.game)
+        self.table.start()
         self.shown = None
         self.save()
 
     @property
     def deal_number(self) -> int:
-        return len(self.match.results) + (0 if self.game is None else 1)
+        return self.match.deal_number
 
     def _play_deal(self) -> None:
         game = self.game
         assert game is not None
         while not game.state.is_over:
             p = game.state.to_act
-            seat = self.seats[p]
-            if seat.bot is not None:
-                action = self._bot_action(p, seat.bot)
+            if self.table.bot_to_act() is not None:
+                action = self._bot_action(p)
             else:
                 if self.hotseat and self.shown != p:
                     self._pass_device(p)
                 action = self._human_action(p)
-            game.push(action)
+            try:
+                self.table.push(p, action)
+            except IllegalActionError:
+                if self.table.bot_to_act() is None:
+                    raise
+                raise PlayError(f"The bot chose an action that is not legal: {action}.") from None
             self.save()
 
-    def _bot_action(self, p: int, bot: Bot) -> Action:
-        game = self.game
-        assert game is not None
-        obs = game.observation(p)
-        # the same position always gets the same choice, resumed or not
-        bot.rng.seed(f"{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
-        if bot.name in SLOW_BOTS:
+    def _bot_action(self, p: int) -> Action:
+        turn = self.table.bot_turn(p)  # seeded: the same position gets the same choice
+        if turn.bot.name in SLOW_BOTS:
             with self.screen.thinking(f"{self.seats[p].name} is thinking{self.look.ellipsis}"):
-                action = bot.act(obs)
-        else:
-            action = bot.act(obs)
-        if action not in obs.legal_actions:
-            raise PlayError(f"The bot chose an action that is not legal: {action}.")
-        return action
+                return turn.decide()
+        return turn.decide()
 
     # ------------------------------------------------------- the screen
 
@@ -300,41 +295,24 @@ class Session:
             labels[viewer] += " (you)"
         return labels[0], labels[1]
 
-    def _signed(self, value: int) -> str:
-        return f"{value:+d}" if value else "0"
-
     def _header(self, viewer: int | None, stake: int) -> list[Line]:
-        match, rules = self.match, self.rules
+        match = self.match
         names = self._names(None if self.hotseat else viewer)
-        worth = f"worth {stake}"
-        if rules.scoring is Scoring.POINTS:
-            worth = "scored in points"
-        elif match.draws_in_a_row:
-            k = match.draws_in_a_row
-            worth += f" ({k} drawn deal{'s' if k > 1 else ''} carried over)"
-        kind = {
-            MatchKind.SINGLE_DEAL: "",
-            MatchKind.N_DEALS: f" of {rules.match_target}",
-            MatchKind.FIRST_TO: f" (first to {rules.match_target})",
-        }[rules.match]
-        dot = self.look.sep
-        line: Line = [
-            Span(f"Deal {self.deal_number}{kind}", BOLD),
-            Span(dot, DIM),
-            Span(worth),
-            Span(dot, DIM),
-            Span("Match: "),
+        return [
+            deal_heading(
+                self.rules,
+                self.deal_number,
+                stake,
+                match.draws_in_a_row,
+                match.balance,
+                names,
+                self.look,
+            )
         ]
-        for p in (0, 1):
-            if p:
-                line.append(Span(", "))
-            line.append(Span(self._score(names, p), BOLD))
-        return [line]
 
     def _score(self, names: Names, p: int) -> str:
         """``You +1``, or ``Player 2 (-1)`` where the name ends in a number."""
-        name, score = names.subj(p), self._signed(self.match.balance[p])
-        return f"{name} ({score})" if name[-1:].isdigit() else f"{name} {score}"
+        return score_text(names, p, self.match.balance)
 
     def _board(
         self, viewer: int, hands: tuple[int | None, int | None], *, neutral: bool = False
@@ -422,7 +400,7 @@ class Session:
             if low in QUIT_WORDS:
                 raise QuitRequest
             if low in HELP_WORDS:
-                self.screen.say(help_text(self.look))
+                self.screen.say(help_text(self.rules, self.look))
                 self._show_options(obs)
                 continue
             if low == "rules":
@@ -456,7 +434,7 @@ class Session:
             self._show_options(obs)
             return None
         try:
-            return parse_action(game.state, self._french(text))
+            return parse_action(game.state, text, self.rules.deck_style)
         except AmbiguousActionError as exc:
             actions = [a for a in exc.candidates if isinstance(a, Action)]
             chosen = self._choose(obs, actions)
@@ -468,31 +446,13 @@ class Session:
             if named:  # cards that are fine, but no meld reading of them works
                 self.screen.error(f"No legal take lays exactly {self.look.typed(named)}.")
             elif words[0] in ACTION_WORDS:
-                self.screen.error(self._personal(str(exc), p))
+                self.screen.error(str(exc))
             else:
                 self.screen.error(f"I don't understand {text!r}.")
         except IllegalActionError as exc:
-            self.screen.error(self._personal(str(exc), p))
+            self.screen.error(illegal_action_words(exc, self._names(p)))
         self._show_options(obs)
         return None
-
-    def _french(self, text: str) -> str:
-        """What was typed, with the cards relabelled in the canonical (French) labels.
-
-        ``parse_action`` reads other decks too, but a bare card typed to discard is
-        read back in French labels there, so the front end hands it French text.
-        """
-        deck = self.rules.deck_style
-        if deck is DeckStyle.FRENCH:
-            return text
-        head, _, rest = text.strip().partition(" ")
-        if head.lower() not in ACTION_WORDS:
-            head, rest = "", text
-        try:
-            cards = list(iter_card_tokens(rest, deck))
-        except InvalidNotationError:
-            return text
-        return " ".join([head, *(str(CARDS[i]) for i in cards)]).strip()
 
     def _cards_named(self, text: str) -> int:
         """The cards after the first word, or 0 if that is not all cards."""
@@ -500,20 +460,6 @@ class Session:
             return parse_cards_mask(text.split(None, 1)[1], self.rules.deck_style)
         except (InvalidNotationError, IndexError):
             return 0
-
-    def _personal(self, message: str, p: int) -> str:
-        """An engine message about player ``p`` addressed to him."""
-        other = self.seats[1 - p].name
-        for old, new in (
-            (f"player {p}'s", "your"),
-            (f"Player {p}'s", "Your"),
-            (f"player {p} ", "you "),
-            (f"Player {p} ", "You "),
-            (f"player {1 - p}'s", f"{other}'s"),
-            (f"player {1 - p}", other),
-        ):
-            message = message.replace(old, new)
-        return message
 
     def _choose(self, obs: Observation, actions: Sequence[Action]) -> Action | None:
         """A numbered list of takes; the chosen one, or None to go back."""
@@ -596,7 +542,8 @@ class Session:
         hands = (obs[0].hand_mask, obs[1].hand_mask)
         # drawn before settling, with this deal's number and stake
         board = self._board(viewer, hands, neutral=self.hotseat)
-        result = self.match.finish_deal(game.state)
+        result = self.table.settle()
+        assert result is not None
         number = len(self.match.results)
         record = GameRecord.from_game(
             game,
@@ -606,25 +553,23 @@ class Session:
             match_seed=str(self.saved.match_seed),
         )
         path = self.store.write_record(record, number)
-        self.saved.finished.append(record.dumps())
         self.saved.records.append(str(path))
         self.screen.new_screen()
         self.screen.board(self._title(), board)
-        self.game = None
         self.save()
         names = self._names(None if self.hotseat else viewer)
         outcome = result.outcome
         self.screen.say(*outcome_lines(outcome, obs[viewer].tables, hands, names, self.look))
-        winner = outcome.winner
-        if winner is None:
-            if not self.match.is_over:
-                self.screen.say(f"Nobody pays; the next deal is worth {self.match.deal_value()}.")
-        elif self.rules.scoring is Scoring.POINTS:
-            self.screen.say(f"{names.subj(winner)} scored {result.value} points.")
-        else:
-            loser = 1 - winner
-            verb = "pay" if loser == names.me else "pays"
-            self.screen.say(f"{names.subj(loser)} {verb} {names.obj(winner)} {result.value}.")
+        self.screen.say(
+            *payment_lines(
+                outcome,
+                result.value,
+                self.rules.scoring,
+                names,
+                match_over=self.match.is_over,
+                next_value=self.match.deal_value(),
+            )
+        )
         balance = ", ".join(self._score(names, p) for p in (0, 1))
         self.screen.say([Span("Match: ", BOLD), Span(balance)])
         self.screen.say(
@@ -635,13 +580,7 @@ class Session:
     def _show_match_result(self) -> None:
         leader = self.match.leader
         names = self._names(None if self.hotseat else self.saved.humans[0])
-        if leader is None:
-            text = "The match is over, level."
-        elif leader == names.me:
-            text = "You win the match!"
-        else:
-            text = f"{names.subj(leader)} wins the match."
-        self.screen.say([Span(text, GOOD)])
+        self.screen.say(match_result_line(leader, names))
 
     def welcome(self, resumed: bool, opponent_note: str = "") -> None:
         """Notes shown under the first table."""

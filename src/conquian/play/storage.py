@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConquianError
-from ..records import GameRecord
+from ..errors import ConquianError, RecordError
+from ..records import GameRecord, MatchRecord
 from ..userdata import default_data_dir
 
 __all__ = ["SAVE_FORMAT", "SavedMatch", "Store", "default_data_dir"]
 
-SAVE_FORMAT = "conquian-play/1"
+SAVE_FORMAT = "conquian-play/2"
+_SAVE_FORMAT_1 = "conquian-play/1"
 SAVE_NAME = "saved-game.json"
 RECORDS_DIR = "records"
 
@@ -45,14 +46,8 @@ class SavedMatch:
     """The players' names in records, player 0 first."""
     humans: tuple[int, ...]
     """The seats people play."""
-    finished: list[str] = field(default_factory=list)
-    """Records (TOML text) of the match's finished deals, in order."""
-    current: str | None = None
-    """Record of the deal in play; None between deals."""
-    dealer: int | None = None
-    """The next dealer (None for a match not started: the match chooses)."""
-    balance: tuple[int, int] = (0, 0)
-    draws_in_a_row: int = 0
+    match: str | None = None
+    """The match so far as a match record (TOML text); None for a match not started."""
     records: list[str] = field(default_factory=list)
     """Where the finished deals' records were written."""
     saved_at: str = ""
@@ -67,48 +62,64 @@ class SavedMatch:
             "opponent": self.opponent,
             "names": list(self.names),
             "humans": list(self.humans),
-            "dealer": self.dealer,
-            "balance": list(self.balance),
-            "draws_in_a_row": self.draws_in_a_row,
             "records": self.records,
-            "finished": self.finished,
-            "current": self.current,
+            "match": self.match,
         }
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
     def from_json(cls, text: str) -> SavedMatch:
-        """Read a saved match.
+        """Read a saved match (this version's, or the first version's, which kept the deals'
+        records apart).
 
         :raises PlayError: if the text is not one.
         """
         try:
             data = json.loads(text)
-            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            if not isinstance(data, dict) or data.get("format") not in (
+                SAVE_FORMAT,
+                _SAVE_FORMAT_1,
+            ):
                 raise ValueError(f"format must be {SAVE_FORMAT!r}")
             names = tuple(str(n) for n in data["names"])
-            balance = tuple(int(b) for b in data["balance"])
-            if len(names) != 2 or len(balance) != 2:
-                raise ValueError("two names and two balances are needed")
-            current = data.get("current")
+            if len(names) != 2:
+                raise ValueError("two names are needed")
             opponent = data.get("opponent")
-            return cls(
+            saved = cls(
                 rules=str(data["rules"]),
                 match_seed=int(data["match_seed"]),
                 bot_seed=int(data["bot_seed"]),
                 opponent=None if opponent is None else str(opponent),
                 names=(names[0], names[1]),
                 humans=tuple(int(h) for h in data["humans"]),
-                finished=[str(r) for r in data.get("finished", [])],
-                current=None if current is None else str(current),
-                dealer=None if data.get("dealer") is None else int(data["dealer"]),
-                balance=(balance[0], balance[1]),
-                draws_in_a_row=int(data.get("draws_in_a_row", 0)),
                 records=[str(r) for r in data.get("records", [])],
                 saved_at=str(data.get("saved_at", "")),
             )
-        except (ValueError, KeyError, TypeError) as exc:
+            if data["format"] == _SAVE_FORMAT_1:
+                saved.match = _match_from_first_format(saved, data)
+            elif data.get("match") is not None:
+                saved.match = str(data["match"])
+            return saved
+        except (ValueError, KeyError, TypeError, RecordError) as exc:
             raise PlayError(f"The saved game cannot be read: {exc}.") from None
+
+
+def _match_from_first_format(saved: SavedMatch, data: dict[str, Any]) -> str | None:
+    """The match record of a first-version save (finished deals and the deal in play)."""
+    texts = [str(r) for r in data.get("finished", [])]
+    if data.get("current") is not None:
+        texts.append(str(data["current"]))
+    if not texts:
+        return None
+    balance = tuple(int(b) for b in data["balance"])
+    record = MatchRecord(
+        rules=saved.rules,
+        players=saved.names,
+        seed=saved.match_seed,
+        deals=tuple(GameRecord.loads(t) for t in texts),
+        balance=balance,
+    )
+    return record.dumps()
 
 
 class Store:

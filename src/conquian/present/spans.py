@@ -4,10 +4,17 @@ A :class:`Span` is a piece of text with a Rich style (the plain screen ignores t
 style); a line is a list of spans.  Everything the game shows is built from these,
 so the plain and the Rich front ends print the same words.
 
+A card is a span that carries the card (:attr:`Span.card`); its text is how a text
+screen writes it, chosen by the :class:`CardLook` that the screen passes in (deck
+labels, suit symbols).  The words themselves never depend on that text: the browser
+reads ``span.card`` and draws the card its own way.
+
 >>> from conquian.cards import parse_cards_mask
 >>> look = CardLook(symbols=True)
 >>> plain(cards_spans(look, parse_cards_mask("Kh 5c")))
 'K♥ 5♣'
+>>> [span.card for span in cards_spans(look, parse_cards_mask("Kh 5c"))]
+[19, None, 34]
 >>> plain(hand_spans(CardLook(), parse_cards_mask("As 5s 2h Kd")))
 'As 5s  2h  Kd'
 """
@@ -42,10 +49,17 @@ __all__ = [
 
 
 class Span(NamedTuple):
-    """A piece of text and its Rich style ("" for none)."""
+    """A piece of text and its Rich style ("" for none); a card also carries its index.
+
+    ``card`` says that the span *is* that card (0..39), so a front end can draw it its
+    own way (the browser as a chip) without reading the text, which is how a text
+    screen writes it (see :class:`CardLook`).
+    """
 
     text: str
     style: str = ""
+    card: int | None = None
+    """The card this span shows, or None for words."""
 
 
 Line = list[Span]
@@ -121,7 +135,8 @@ class CardLook:
 
 
 def card_span(look: CardLook, index: int) -> Span:
-    return Span(look.text(index), look.style(index))
+    """One card, written as ``look`` writes it, carrying its index."""
+    return Span(look.text(index), look.style(index), index)
 
 
 def cards_spans(look: CardLook, mask: int, sep: str = " ") -> Line:

@@ -14,17 +14,22 @@ knows a rule of the game.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, ActionKind
+from ..cards import DeckStyle
 from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
+from ..rules import Forcing, MatchKind, MeldWithoutTake, Rules, Scoring
 from ..state import Outcome, Phase, Source, Termination
+from .rules_text import help_summary
 from .spans import (
     BOLD,
     CMD,
     DIM,
+    GOOD,
     CardLook,
     Line,
     Span,
@@ -36,12 +41,18 @@ from .spans import (
 __all__ = [
     "Names",
     "centre_origin",
+    "deal_heading",
     "describe_action",
     "describe_events",
     "help_text",
+    "match_result_line",
     "options_line",
     "outcome_lines",
+    "payment_lines",
+    "score_text",
+    "signed",
     "situation",
+    "take_forms",
     "take_short_forms",
 ]
 
@@ -231,22 +242,31 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     return []
 
 
+def take_forms(
+    obs: Observation, kind: ActionKind = ActionKind.TAKE
+) -> list[tuple[int, list[Action]]]:
+    """The legal takes grouped by the hand cards they lay (a mask), in the order of
+    the legal actions; with ``kind`` PASS, the ways to lay cards and pass."""
+    old = obs.tables[obs.viewer]
+    forms: dict[int, list[Action]] = {}
+    for action in obs.legal_actions:
+        if action.kind is not kind or (kind is ActionKind.PASS and not action.melds):
+            continue
+        centre = obs.centre if kind is ActionKind.TAKE else -1
+        forms.setdefault(_played(action.melds, old, centre), []).append(action)
+    return list(forms.items())
+
+
 def take_short_forms(
     obs: Observation, look: CardLook, kind: ActionKind = ActionKind.TAKE
 ) -> list[tuple[str, list[Action]]]:
     """Each distinct way to type a legal take (``take 6c 7c``: the hand cards it lays)
     with the takes it matches; with ``kind`` PASS, the ways to lay cards and pass."""
-    old = obs.tables[obs.viewer]
     word = "take" if kind is ActionKind.TAKE else "pass"
-    forms: dict[str, list[Action]] = {}
-    for action in obs.legal_actions:
-        if action.kind is not kind or (kind is ActionKind.PASS and not action.melds):
-            continue
-        centre = obs.centre if kind is ActionKind.TAKE else -1
-        played = _played(action.melds, old, centre)
-        text = f"{word} {look.typed(played)}" if played else word
-        forms.setdefault(text, []).append(action)
-    return list(forms.items())
+    return [
+        (f"{word} {look.typed(played)}" if played else word, actions)
+        for played, actions in take_forms(obs, kind)
+    ]
 
 
 MAX_SHORT_FORMS = 3
@@ -347,35 +367,158 @@ def outcome_lines(
     return lines
 
 
-HELP_TEXT = """\
-How to play Conquian
-  Each of you holds 10 cards. Win by having 11 cards face up in melds on your own table:
-  sets (3 or 4 of a rank) and runs (3 or more of one suit in order: A 2 3 4 5 6 7 J Q K,
-  the 7 is next to the J). A card you take never goes into your hand: you lay it at once,
-  with cards from your hand or onto your melds (you may rearrange your own melds).
-  On your turn you are offered your opponent's discard (or the stock card he passed):
-  take it, or decline it and turn the next stock card, which you may take or pass.
-  After a take you discard one card. If you refuse a card that fits your melds as they
-  lie, your opponent may force you to take it.
+def payment_lines(
+    outcome: Outcome,
+    value: int,
+    scoring: Scoring,
+    names: Names,
+    *,
+    match_over: bool,
+    next_value: int,
+) -> list[Line]:
+    """Who pays whom after a deal, who scored, or (after a draw) what the next deal is worth.
 
-Commands
-  take 6c 7c     take the centre card, laying 6c and 7c from your hand with it
-  take           take it; if there are several ways, choose from a numbered list
-  decline, pass  refuse the centre card        (no also works)
-  Kh             discard Kh after a take        (or: discard Kh)
-  force, no      force your opponent to take the card he refused, or let it go
-  hint           what the strongest bot would do, and why
-  log            every move of this deal      table   show the table again
-  rules          the rules in full             quit    save and stop (play --resume)
+    ``value`` is what the deal paid (:attr:`~conquian.match.DealResult.value`) and
+    ``next_value`` the stake of the next deal; a drawn deal that ends the match says nothing.
+
+    >>> from conquian.present.spans import plain
+    >>> from conquian.state import Outcome, Termination
+    >>> won = Outcome(1, Termination.OUT)
+    >>> names = Names(("Ana", "Ben"), me=0)
+    >>> [plain(line) for line in payment_lines(
+    ...     won, 2, Scoring.STAKE, names, match_over=False, next_value=1)]
+    ['You pay Ben 2.']
+    """
+    winner = outcome.winner
+    if winner is None:
+        if match_over:
+            return []
+        return [[Span(f"Nobody pays; the next deal is worth {next_value}.")]]
+    if scoring is Scoring.POINTS:
+        return [[Span(f"{names.subj(winner)} scored {value} points.")]]
+    loser = 1 - winner
+    verb = "pay" if loser == names.me else "pays"
+    return [[Span(f"{names.subj(loser)} {verb} {names.obj(winner)} {value}.")]]
+
+
+def signed(value: int) -> str:
+    """A balance as shown: ``+2``, ``-1`` or ``0``."""
+    return f"{value:+d}" if value else "0"
+
+
+def score_text(names: Names, p: int, balance: Sequence[int]) -> str:
+    """``You +1``, or ``Player 2 (-1)`` where the name ends in a number."""
+    name, score = names.subj(p), signed(balance[p])
+    return f"{name} ({score})" if name[-1:].isdigit() else f"{name} {score}"
+
+
+def deal_heading(
+    rules: Rules,
+    deal: int,
+    stake: int,
+    draws: int,
+    balance: Sequence[int],
+    names: Names,
+    look: CardLook,
+) -> Line:
+    """The deal being played, what it is worth, and the match so far, in one line.
+
+    ``draws`` is the number of drawn deals just before this one.
+    """
+    worth = f"worth {stake}"
+    if rules.scoring is Scoring.POINTS:
+        worth = "scored in points"
+    elif draws:
+        worth += f" ({draws} drawn deal{'s' if draws > 1 else ''} carried over)"
+    kind = {
+        MatchKind.SINGLE_DEAL: "",
+        MatchKind.N_DEALS: f" of {rules.match_target}",
+        MatchKind.FIRST_TO: f" (first to {rules.match_target})",
+    }[rules.match]
+    dot = look.sep
+    line: Line = [
+        Span(f"Deal {deal}{kind}", BOLD),
+        Span(dot, DIM),
+        Span(worth),
+        Span(dot, DIM),
+        Span("Match: "),
+    ]
+    for p in (0, 1):
+        if p:
+            line.append(Span(", "))
+        line.append(Span(score_text(names, p, balance), BOLD))
+    return line
+
+
+def match_result_line(leader: int | None, names: Names) -> Line:
+    """Who won the match that just ended (``leader``: the player ahead, None if level)."""
+    if leader is None:
+        text = "The match is over, level."
+    elif leader == names.me:
+        text = "You win the match!"
+    else:
+        text = f"{names.subj(leader)} wins the match."
+    return [Span(text, GOOD)]
+
+
+def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
+    """The commands of the terminal, with example cards in the game's own labels."""
+    six, seven, king = look.label(35), look.label(36), look.label(19)
+    rows = [
+        (
+            f"take {six} {seven}",
+            f"take the centre card, laying {six} and {seven} from your hand with it",
+        ),
+        ("take", "take it; if there are several ways, choose from a numbered list"),
+        ("decline, pass", "refuse the centre card        (no also works)"),
+    ]
+    if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
+        rows.append(
+            (
+                f"pass {six} {seven}",
+                f"lay {six} and {seven} from your hand, then pass the turned card",
+            )
+        )
+    rows.append((king, f"discard {king} after a take        (or: discard {king})"))
+    if rules.forcing is Forcing.OPTIONAL:
+        rows.append(("force, no", "force your opponent to take the card he refused, or let it go"))
+    rows += [
+        ("hint", "what the strongest bot would do, and why"),
+        ("log", "every move of this deal      table   show the table again"),
+        ("rules", "the rules in full             quit    save and stop (play --resume)"),
+    ]
+    return rows
+
+
+_TYPING = {
+    DeckStyle.A_TO_10: "Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c. "
+    "Upper or lower case; suit symbols work too.",
+}
+_TYPING_FRENCH = """\
   Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c (Spanish deck:
   1-7 10 11 12 and e c o b). Upper or lower case; suit symbols work too."""
 
+HELP_WIDTH = 89
+"""The widest line of :func:`help_text`."""
 
-def help_text(look: CardLook) -> str:
-    """How to play and the commands (suit symbols only where the screen shows them)."""
+
+def help_text(rules: Rules, look: CardLook) -> str:
+    """How to play these rules and the terminal's commands (with suit symbols only where
+    the screen shows them)."""
+    lines = ["How to play Conquian"]
+    for paragraph in help_summary(rules):
+        lines += textwrap.wrap(paragraph, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
+    lines += ["", "Commands"]
+    lines += [f"  {command.ljust(13)}  {what}" for command, what in _command_rows(rules, look)]
+    typing = _TYPING.get(rules.deck_style)
+    if typing is None:
+        lines.append(_TYPING_FRENCH)
+    else:
+        lines += textwrap.wrap(typing, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
+    text = "\n".join(lines)
     if look.symbols:
-        return HELP_TEXT.replace("suit symbols work", "suit symbols such as 7\u2665 work")
-    return HELP_TEXT
+        return text.replace("suit symbols work", "suit symbols such as 7\u2665 work")
+    return text
 
 
 def _add_line(lines: list[list[Span]], line: list[Span], who: str, join: bool) -> None:

@@ -37,6 +37,7 @@ from ..errors import ConquianError, IllegalActionError
 from ..game import Game
 from ..records import GameRecord
 from ..rules import Rules, find_rules
+from ..seats import Seat, Table
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
@@ -402,37 +403,31 @@ class _Table:
             players=(config.specs[side_of[0]], config.specs[side_of[1]]),
         )
         bots = [self.bot(side_of[p], deal, game) for p in (0, 1)]
+        table = Table([Seat(g.players[p], bots[p]) for p in (0, 1)], g.rules)
         ms: tuple[list[float], list[float]] = ([], [])
         choice_ms: tuple[list[float], list[float]] = ([], [])
         failure: str | None = None
         failed_player = -1
-        dealt: list[int] = []
-        for p in (0, 1):
-            dealt.append(p)
-            try:
-                bots[p].new_deal(p, g.rules)
-            except BotFailure as exc:
-                failure, failed_player = str(exc), p
-                break
+        try:
+            table.start(g)
+        except BotFailure as exc:
+            # every seat is a bot, told in seat order: the first not told is the one that failed
+            failure, failed_player = str(exc), len(table.dealt)
         while failure is None and not g.state.is_over:
-            p = g.state.to_act
-            bot = bots[p]
-            obs = g.observation(p)
+            turn = table.bot_turn()
+            p = turn.player
             started = time.perf_counter()
             try:
-                if bot.sees_everything:
-                    action = bot.act_with_state(obs, g.state.copy())
-                else:
-                    action = bot.act(obs)
+                action = turn.decide()
             except BotFailure as exc:
                 failure, failed_player = str(exc), p
                 break
             elapsed = (time.perf_counter() - started) * 1000
             ms[side_of[p]].append(elapsed)
-            if len(obs.legal_actions) > 1:
+            if len(turn.obs.legal_actions) > 1:
                 choice_ms[side_of[p]].append(elapsed)
             try:
-                g.push(action)
+                table.push(p, action)
             except IllegalActionError as exc:
                 raise ConquianError(
                     f"The bot {config.specs[side_of[p]]!r} chose an illegal action "
@@ -445,8 +440,7 @@ class _Table:
         else:
             assert outcome is not None
             winner, termination = outcome.winner, outcome.termination.value
-        for p in dealt:
-            bots[p].deal_over(g.observation(p), winner, failure)
+        table.tell_bots(winner, failure)
         if config.records_dir is not None:
             self.save(g, deal, game, failure)
         return GameResult(
@@ -575,6 +569,8 @@ def _run_parallel(
         for worker in workers:
             if worker.pid is not None:
                 worker.join()
+        for channel in (tasks, results):
+            channel.close()  # release the queues' pipes and semaphores now, not at exit
 
 
 # --------------------------------------------------------------------- match

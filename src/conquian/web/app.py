@@ -12,7 +12,7 @@ route                                         what it does
 ``GET /api/games/{id}/records``               the finished deals (once the match is over)
 ``GET /api/games/{id}/records/{deal}``        one deal's record (TOML) to download
 ``GET /api/games/{id}/replay/{deal}``         the positions of a finished deal, for the replay
-``GET /api/rules``                            the rules in words
+``GET /api/rules?rules=SPEC``                 the rules in words: every rule, how to play
 ``WS /ws/{id}?token=…``                       play (with a seat token) or watch (without)
 ============================================  =============================================
 
@@ -40,15 +40,15 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..actions import Action
 from ..errors import ConquianError
-from ..game import Game
 from ..observation import observe
-from ..present.spans import CardLook
+from ..present.rules_text import EM, describe, how_to_play, rules_heading
+from ..present.spans import BOLD, CardLook, Line
 from ..present.words import Names, describe_events
 from ..records import GameRecord
-from ..rules import describe, find_rules
-from .hub import Conn, Hub, LiveGame, UserError, segments
+from ..rules import find_rules
+from ..state import GameState
+from .hub import Conn, Hub, LiveMatch, UserError, segments
 from .store import Store, default_db_url
 
 log = logging.getLogger("conquian.web")
@@ -176,16 +176,16 @@ async def replay(request: Request) -> Response:
     """Every position of a finished deal, both hands shown, with the move in words."""
     deal, text = await _record(request)
     record = GameRecord.loads(text)
-    game = Game(record.rules, deck=record.deck, dealer=record.dealer, stake=record.stake)
+    game = record.to_game()
     look = CardLook()
     names = Names((record.players[0], record.players[1]))
-    frames = [_frame(game, [])]
-    for line in record.actions:
-        who, _, action_text = line.partition(" ")
-        game.check_player(int(who[1:]))
-        game.push(Action.parse(action_text))
-        words = describe_events(game.history[-1:], names, look, game.rules.cards_to_win)
-        frames.append(_frame(game, segments(words[0]) if words else []))
+    states = game.states()
+    frames = [_frame(states[0], [])]
+    for number, state in enumerate(states[1:]):
+        words = describe_events(
+            game.history[number : number + 1], names, look, game.rules.cards_to_win
+        )
+        frames.append(_frame(state, segments(words[0]) if words else []))
     return JSONResponse(
         {
             "deal": deal,
@@ -196,8 +196,7 @@ async def replay(request: Request) -> Response:
     )
 
 
-def _frame(game: Game, words: list[Any]) -> dict[str, Any]:
-    state = game.state
+def _frame(state: GameState, words: list[Any]) -> dict[str, Any]:
     public = observe(state, 0).to_dict()
     del public["hand"], public["legal_actions"], public["history"]
     hands = [observe(state, p).to_dict()["hand"] for p in (0, 1)]
@@ -205,19 +204,50 @@ def _frame(game: Game, words: list[Any]) -> dict[str, Any]:
 
 
 async def rules_text(request: Request) -> Response:
+    """The rules of a preset or spec in words: ``text``, every rule (as ``conquian
+    rules`` prints it) under ``heading``; ``how``, the sections of how to play, each a
+    ``heading`` with ``paragraphs`` or numbered ``steps`` (lines of :func:`_marked`)."""
     spec = request.query_params.get("rules", "standard")
     try:
         rules = find_rules(spec[:400])
     except ConquianError as exc:
         raise UserError(f"Bad rules: {exc}") from None
-    return JSONResponse({"rules": rules.to_spec(), "text": describe(rules)})
+    how = [
+        {
+            "heading": section.heading,
+            "steps" if section.steps else "paragraphs": [_marked(ln) for ln in section.lines],
+        }
+        for section in how_to_play(rules)
+    ]
+    return JSONResponse(
+        {
+            "rules": rules.to_spec(),
+            "text": describe(rules),
+            "heading": rules_heading(rules),
+            "how": how,
+        }
+    )
+
+
+def _marked(line: Line) -> list[str | dict[str, str]]:
+    """A line of words as JSON: strings, and ``{"strong": ...}`` or ``{"em": ...}``."""
+    out: list[str | dict[str, str]] = []
+    for span in line:
+        mark = {BOLD: "strong", EM: "em"}.get(span.style)
+        if mark:
+            out.append({mark: span.text})
+        elif out and isinstance(out[-1], str):
+            out[-1] += span.text
+        elif span.text:
+            out.append(span.text)
+    return out
 
 
 async def game_socket(websocket: WebSocket) -> None:
     """Play or watch one game; every problem is answered with an error message."""
     hub = _hub(websocket)
     game_id = websocket.path_params["game_id"]
-    live: LiveGame | None
+    live: LiveMatch | None
     missing = ""
     try:
         live = await hub.get(game_id)

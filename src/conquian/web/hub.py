@@ -10,7 +10,6 @@ one), never the opponent's hand, the stock or the seeds.
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import logging
 import random
@@ -25,11 +24,12 @@ from typing import Any, TypeVar
 
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, make_bot
-from ..cards import format_mask
+from ..cards import CARDS, format_mask
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..game import Game
 from ..match import DealResult, Match
 from ..observation import Observation
+from ..present.errors import illegal_action_words
 from ..present.spans import CardLook, Line
 from ..present.words import (
     Names,
@@ -37,12 +37,14 @@ from ..present.words import (
     describe_action,
     describe_events,
     outcome_lines,
+    payment_lines,
     situation,
-    take_short_forms,
+    take_forms,
 )
 from ..records import GameRecord, format_result
-from ..rules import Rules, Scoring, find_rules
-from .store import ActionRow, GameRow, SeatRow, Store, hash_token
+from ..rules import Rules, find_rules
+from ..seats import Seat, Table
+from .store import ActionRow, MatchRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("conquian.web")
 
@@ -50,7 +52,6 @@ MAX_NAME = 24
 HINT_LEVEL = "hard"
 """The bot that gives hints (a search with a short budget)."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_CARD = re.compile(r"(?:[A2-7JQK]|1[0-2]|[1-7])[shdceob]")
 _T = TypeVar("_T")
 
 
@@ -75,11 +76,15 @@ class Conn:
 
 
 def segments(line: Line) -> list[Any]:
-    """A line of words as JSON: plain strings and ``{"card": "Kh"}`` items."""
+    """A line of words as JSON: plain strings and ``{"card": "Kh"}`` items.
+
+    A card span gives its card (in the canonical French token); the browser labels
+    it for the chosen deck, so the span's text, written for a text screen, is unused.
+    """
     out: list[Any] = []
     for span in line:
-        if span.style and _CARD.fullmatch(span.text):
-            out.append({"card": span.text})
+        if span.card is not None:
+            out.append({"card": str(CARDS[span.card])})
         elif out and isinstance(out[-1], str):
             out[-1] += span.text
         elif span.text:
@@ -114,10 +119,10 @@ def check_name(name: Any, default: str) -> str:
     return name or default
 
 
-class LiveGame:
+class LiveMatch:
     """One match in memory, rebuilt from the stored actions."""
 
-    def __init__(self, row: GameRow, stored: Sequence[ActionRow] = ()) -> None:
+    def __init__(self, row: MatchRow, stored: Sequence[ActionRow] = ()) -> None:
         self.id = row.id
         self.mode = row.mode
         self.level = row.level
@@ -126,7 +131,15 @@ class LiveGame:
         self.status = row.status
         self.rematch_id = row.rematch_id
         self.seats: list[SeatRow] = list(row.seats)
-        self.match = Match(self.rules, seed=row.match_seed)
+        self.match = Match(self.rules, seed=row.match_seed, players=self.names)
+        self.table = Table(
+            [
+                Seat(s.name, _server_bot(row.level or "medium") if s.kind == "bot" else None)
+                for s in self.seats
+            ],
+            match=self.match,
+            bot_seed=row.bot_seed,
+        )
         self.finished: list[tuple[Game, DealResult]] = []
         self.seq = 0
         self.lock = asyncio.Lock()
@@ -134,12 +147,7 @@ class LiveGame:
         self.bot_task: asyncio.Task[None] | None = None
         self.evicted = False
         """Dropped from the hub's memory; a new connection loads the game again."""
-        self.bots: dict[int, Bot] = {}
-        for s in self.seats:
-            if s.kind == "bot":
-                self.bots[s.seat] = _server_bot(row.level or "medium")
-        self.game = self.match.new_game(self.names)
-        self._deal_bots()
+        self.table.start()
         for action_row in stored:
             self._replay(action_row)
 
@@ -155,12 +163,21 @@ class LiveGame:
         return all(s.joined for s in self.seats)
 
     @property
-    def deal_number(self) -> int:
-        return len(self.match.results) + (0 if self.match.is_over else 1)
+    def game(self) -> Game:
+        """The deal in play, or the last deal once the match is over."""
+        return self.match.deal or self.match.games[-1]
 
-    def _deal_bots(self) -> None:
-        for p, bot in self.bots.items():
-            bot.new_deal(p, self.rules)
+    @property
+    def deal_number(self) -> int:
+        return self.match.deal_number
+
+    def set_names(self) -> None:
+        """After a seat changed hands: the match, its deal and the table use the new names."""
+        names = self.names
+        self.match.players = names
+        self.game.players = names
+        for seat, name in zip(self.table.seats, names, strict=True):
+            seat.name = name
 
     def _replay(self, row: ActionRow) -> None:
         if row.seq != self.seq + 1 or row.deal != self.deal_number:
@@ -175,8 +192,7 @@ class LiveGame:
         """
         if self.match.is_over:
             raise IllegalActionError("The match is over; no more moves can be made.")
-        self.game.check_player(player)
-        self.game.push(action)
+        self.table.push(player, action)
         deal = self.deal_number
         row = ActionRow(self.seq + 1, deal, player, str(action))
         record = None
@@ -185,35 +201,32 @@ class LiveGame:
         if state.is_over:
             rec = GameRecord.from_game(self.game, event="conquian serve", game=self.id)
             record = (deal, format_result(state.outcome()), rec.dumps())
-            trial = copy.deepcopy(self.match)
-            trial.finish_deal(state)
-            status = "over" if trial.is_over else None
+            status = "over" if self.table.would_end_match() else None
         return row, record, status
 
     def undo(self) -> None:
         """Take back the action of a :meth:`push` that could not be committed."""
-        self.game.pop()
+        self.table.undo()
 
     def settle(self, pending: tuple[ActionRow, Any, str | None]) -> None:
         """After the commit: count the action, and settle a finished deal."""
         self.seq = pending[0].seq
-        state = self.game.state
-        if not state.is_over:
+        if not self.table.deal_is_over:
             return
-        result = self.match.finish_deal(state)
-        self.finished.append((self.game, result))
+        game = self.game
+        result = self.table.settle()
+        assert result is not None
+        self.finished.append((game, result))
         if self.match.is_over:
             self.status = "over"
         else:
-            self.game = self.match.new_game(self.names)
-            self._deal_bots()
+            self.table.start()
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act now, if any."""
         if self.match.is_over or not self.ready:
             return None
-        p = self.game.state.to_act
-        return p if p in self.bots else None
+        return self.table.bot_to_act()
 
     def seat_for(self, token: str | None) -> int | None:
         """The seat whose secret is ``token``, or None."""
@@ -269,8 +282,8 @@ class LiveGame:
             ],
             "origin": centre_origin(obs, names) if obs.centre >= 0 else "",
             "situation": segments(situation(obs, names, look)) if my_turn else [],
-            "takes": _forms(obs, look, ActionKind.TAKE) if my_turn else [],
-            "lays": _forms(obs, look, ActionKind.PASS) if my_turn else [],
+            "takes": _forms(obs, ActionKind.TAKE) if my_turn else [],
+            "lays": _forms(obs, ActionKind.PASS) if my_turn else [],
             "match": {
                 "deal": self.deal_number if not self.match.is_over else len(self.match.results),
                 "balance": list(self.match.balance),
@@ -294,20 +307,17 @@ class LiveGame:
             obs.hand_mask if seat == 0 else 0,
             obs.hand_mask if seat == 1 else 0,
         )
-        lines = [
-            segments(line)
-            for line in outcome_lines(result.outcome, obs.tables, hands, names, CardLook())
-        ]
+        said = outcome_lines(result.outcome, obs.tables, hands, names, CardLook())
+        said += payment_lines(
+            result.outcome,
+            result.value,
+            self.rules.scoring,
+            names,
+            match_over=self.match.is_over,
+            next_value=self.match.deal_value(),
+        )
+        lines = [segments(line) for line in said]
         winner = result.outcome.winner
-        if winner is None:
-            if not self.match.is_over:
-                lines.append([f"Nobody pays; the next deal is worth {self.match.deal_value()}."])
-        elif self.rules.scoring is Scoring.POINTS:
-            lines.append([f"{names.subj(winner)} scored {result.value} points."])
-        else:
-            loser = 1 - winner
-            verb = "pay" if loser == names.me else "pays"
-            lines.append([f"{names.subj(loser)} {verb} {names.obj(winner)} {result.value}."])
         return {
             "deal": result.number,
             "winner": winner,
@@ -318,14 +328,14 @@ class LiveGame:
         }
 
 
-def _forms(obs: Observation, look: CardLook, kind: ActionKind) -> list[dict[str, Any]]:
+def _forms(obs: Observation, kind: ActionKind) -> list[dict[str, Any]]:
     """The legal takes (or lay-and-pass moves), grouped by the hand cards they lay."""
     return [
         {
-            "played": text.split()[1:],
+            "played": _cards(played),
             "actions": [{"text": str(a), "melds": _melds(a.melds)} for a in actions],
         }
-        for text, actions in take_short_forms(obs, look, kind)
+        for played, actions in take_forms(obs, kind)
     ]
 
 
@@ -343,8 +353,8 @@ class Hub:
     def __init__(self, store: Store, *, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
         self.store = store
         self.bot_delay = bot_delay
-        self.live: dict[str, LiveGame] = {}
-        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self.live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Future[LiveMatch | None]] = {}
         self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="conquian-db")
         self._bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="conquian-bot")
         self._tasks: set[asyncio.Task[None]] = set()
@@ -364,7 +374,7 @@ class Hub:
 
     # ----------------------------------------------------------- games
 
-    async def get(self, game_id: str) -> LiveGame:
+    async def get(self, game_id: str) -> LiveMatch:
         """The live game, loaded from the database when needed.
 
         :raises UserError: (404) if there is no such game.
@@ -380,7 +390,7 @@ class Hub:
             self._loading[game_id] = waiting
             try:
                 loaded = await self._db(self.store.load, game_id)
-                found = None if loaded is None else LiveGame(*loaded)
+                found = None if loaded is None else LiveMatch(*loaded)
                 if found is not None:
                     self.live[game_id] = found
                     if found.status != "over" and found.match.is_over:
@@ -405,7 +415,7 @@ class Hub:
         level: Any = None,
         name: Any = None,
         rules: Any = None,
-    ) -> tuple[LiveGame, str]:
+    ) -> tuple[LiveMatch, str]:
         """A new game with the caller in seat 0; returns it and the caller's secret token.
 
         :raises UserError: naming the bad field.
@@ -434,7 +444,7 @@ class Hub:
         second = SeatRow(1, "bot", f"Computer ({level})", None, True)
         if mode == "friend":
             second = SeatRow(1, "human", "", None, False)
-        row = GameRow(
+        row = MatchRow(
             id=secrets.token_urlsafe(8),
             created=0.0,
             mode=mode,
@@ -448,12 +458,12 @@ class Hub:
             seats=(SeatRow(0, "human", player, hash_token(token), True), second),
         )
         await self._db(self.store.create_game, row)
-        live = LiveGame(row)
+        live = LiveMatch(row)
         self.live[row.id] = live
         self._kick_bot(live)
         return live, token
 
-    async def join(self, game_id: str, name: Any) -> tuple[LiveGame, int, str]:
+    async def join(self, game_id: str, name: Any) -> tuple[LiveMatch, int, str]:
         """Take the free seat of a friend game; returns the game, the seat and its token.
 
         :raises UserError: if the game is unknown, not a friend game, or full.
@@ -471,7 +481,7 @@ class Hub:
                 raise UserError("Someone else just took this seat; you can watch the game.", 409)
             live.seats[seat.seat] = SeatRow(seat.seat, "human", player, hash_token(token), True)
             live.status = "playing"
-            live.game.players = live.names
+            live.set_names()
             self._broadcast(live)
         return live, seat.seat, token
 
@@ -490,13 +500,13 @@ class Hub:
             raise UserError("The records of a game can be downloaded once the match is over.", 403)
         return await self._db(self.store.records, game_id)
 
-    def release(self, live: LiveGame) -> None:
+    def release(self, live: LiveMatch) -> None:
         """Done with a game loaded for an HTTP request: drop it if no one is connected."""
         self._evict(live)
 
     # ------------------------------------------------------ connections
 
-    async def connect(self, live: LiveGame, conn: Conn) -> LiveGame:
+    async def connect(self, live: LiveMatch, conn: Conn) -> LiveMatch:
         """Add a connection and send it the game; returns the live game it was added to."""
         while True:
             async with live.lock:
@@ -506,11 +516,11 @@ class Hub:
                     return live
             live = await self.get(live.id)
 
-    def disconnect(self, live: LiveGame, conn: Conn) -> None:
+    def disconnect(self, live: LiveMatch, conn: Conn) -> None:
         live.conns.discard(conn)
         self._evict(live)
 
-    def _evict(self, live: LiveGame) -> None:
+    def _evict(self, live: LiveMatch) -> None:
         """Drop a game nobody is connected to from memory (the database has all of it)."""
         busy = live.bot_task is not None and not live.bot_task.done()
         if live.conns or busy or live.lock.locked():
@@ -519,7 +529,7 @@ class Hub:
             del self.live[live.id]
         live.evicted = True
 
-    def _broadcast(self, live: LiveGame, actor: Conn | None = None, ack: Any = None) -> None:
+    def _broadcast(self, live: LiveMatch, actor: Conn | None = None, ack: Any = None) -> None:
         cache: dict[int | None, dict[str, Any]] = {}
         for conn in list(live.conns):
             view = cache.get(conn.seat)
@@ -530,7 +540,7 @@ class Hub:
             else:
                 conn.send(view)
 
-    async def handle(self, live: LiveGame, conn: Conn, data: Any) -> None:
+    async def handle(self, live: LiveMatch, conn: Conn, data: Any) -> None:
         """One message from a client.
 
         :raises UserError: for anything wrong with it; nothing changes.
@@ -551,7 +561,7 @@ class Hub:
                 f"Unknown message type {str(kind)[:20]!r}: use act, hint, rematch or ping."
             )
 
-    async def act(self, live: LiveGame, conn: Conn, text: Any, msg_id: Any = None) -> None:
+    async def act(self, live: LiveMatch, conn: Conn, text: Any, msg_id: Any = None) -> None:
         """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
         msg_id = _msg_id(msg_id)
         if conn.seat is None:
@@ -571,18 +581,20 @@ class Hub:
                 raise UserError("The match is over; no more moves can be made.")
             to_act = live.game.state.to_act
             if to_act != conn.seat:
-                who = live.names[to_act] or "your opponent"
-                raise UserError(f"It is not your turn: {who} is to act.")
+                turn = IllegalActionError.not_your_turn(conn.seat, to_act)
+                first, second = (name or "your opponent" for name in live.names)
+                names = Names((first, second), me=conn.seat)
+                raise UserError(illegal_action_words(turn, names))
             await self._commit(live, conn.seat, action, conn, msg_id)
 
     async def _commit(
-        self, live: LiveGame, player: int, action: Action, conn: Conn | None, msg_id: Any
+        self, live: LiveMatch, player: int, action: Action, conn: Conn | None, msg_id: Any
     ) -> None:
         """Check, store, then acknowledge and show one action (the game's lock is held)."""
         try:
             pending = live.push(player, action)
         except IllegalActionError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(illegal_action_words(exc, Names(live.names, me=player))) from None
         row, record, status = pending
         try:
             await self._db(self.store.add_action, live.id, row, record=record, status=status)
@@ -596,14 +608,14 @@ class Hub:
 
     # --------------------------------------------------------- bots
 
-    def _kick_bot(self, live: LiveGame) -> None:
+    def _kick_bot(self, live: LiveMatch) -> None:
         if live.bot_to_act() is None:
             return
         if live.bot_task is not None and not live.bot_task.done():
             return
         live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
 
-    async def _bot_moves(self, live: LiveGame) -> None:
+    async def _bot_moves(self, live: LiveMatch) -> None:
         loop = asyncio.get_running_loop()
         try:
             while True:
@@ -611,13 +623,11 @@ class Hub:
                     p = live.bot_to_act()
                     if p is None:
                         return
-                    bot = live.bots[p]
+                    turn = live.table.bot_turn(p)  # seeded: a reload gets the same move
                     seq = live.seq
-                    obs = live.game.observation(p)
-                    bot.rng.seed(f"{live.bot_seed}:{live.deal_number}:{len(live.game.history)}")
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
-                action = await loop.run_in_executor(self._bot_pool, bot.act, obs)
+                action = await loop.run_in_executor(self._bot_pool, turn.decide)
                 async with live.lock:
                     if live.seq != seq:
                         continue
@@ -628,7 +638,7 @@ class Hub:
             live.bot_task = None
             self._evict(live)
 
-    async def hint(self, live: LiveGame, conn: Conn) -> None:
+    async def hint(self, live: LiveMatch, conn: Conn) -> None:
         """Suggest a move to the player to act (to that client only)."""
         if conn.seat is None:
             raise UserError("Hints are for the players, not for spectators.")
@@ -656,7 +666,7 @@ class Hub:
             }
         )
 
-    async def rematch(self, live: LiveGame, conn: Conn) -> None:
+    async def rematch(self, live: LiveMatch, conn: Conn) -> None:
         """Start a new match with the same players (seat tokens carry over)."""
         if conn.seat is None:
             raise UserError("Only the players can ask for a rematch.")
@@ -665,7 +675,7 @@ class Hub:
                 raise UserError("A rematch can start once this match is over.")
             if live.rematch_id is None:
                 seeds = random.SystemRandom()
-                row = GameRow(
+                row = MatchRow(
                     id=secrets.token_urlsafe(8),
                     created=0.0,
                     mode=live.mode,
@@ -679,7 +689,7 @@ class Hub:
                     seats=(live.seats[0], live.seats[1]),
                 )
                 if await self._db(self.store.set_rematch, live.id, row):
-                    fresh = LiveGame(row)
+                    fresh = LiveMatch(row)
                     self.live[row.id] = fresh
                     self._kick_bot(fresh)
                     live.rematch_id = row.id

@@ -127,8 +127,8 @@ class SeatRow:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRow:
-    """One stored game with its seats."""
+class MatchRow:
+    """One stored match with its seats (a row of the ``games`` table)."""
 
     id: str
     created: float
@@ -181,13 +181,13 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_game(self, game: GameRow) -> None:
+    def create_game(self, game: MatchRow) -> None:
         """Store a new game and its seats."""
         with self.engine.begin() as conn:
             self._create_game(conn, game)
 
     @staticmethod
-    def _create_game(conn: Connection, game: GameRow) -> None:
+    def _create_game(conn: Connection, game: MatchRow) -> None:
         now = time.time()
         conn.execute(
             insert(games).values(
@@ -268,7 +268,7 @@ class Store:
                 values["status"] = status
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
 
-    def set_rematch(self, game_id: str, rematch: GameRow) -> bool:
+    def set_rematch(self, game_id: str, rematch: MatchRow) -> bool:
         """Store ``rematch`` as the follow-up of ``game_id``, both in one transaction.
 
         False if the game has a rematch already (another process may have made it).
@@ -284,7 +284,7 @@ class Store:
             self._create_game(conn, rematch)
         return True
 
-    def load(self, game_id: str) -> tuple[GameRow, list[ActionRow]] | None:
+    def load(self, game_id: str) -> tuple[MatchRow, list[ActionRow]] | None:
         """A game and its actions in order, or None if there is no such game."""
         with self._reader.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
@@ -335,11 +335,11 @@ class Store:
         return [(r.deal, r.result, r.record) for r in rows]
 
 
-def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
+def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
     seat_list = [
         SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None) for s in seat_rows
     ]
-    return GameRow(
+    return MatchRow(
         id=row.id,
         created=row.created,
         mode=row.mode,

@@ -6,7 +6,7 @@
 //   #/join/ID               take the free seat of a friend's game
 //   #/watch/ID              watch a game (public information only)
 //   #/replay/ID/DEAL        step through a finished deal
-//   #/rules                 how to play
+//   #/rules[/SPEC]          how to play (a game's own rules with its spec)
 
 import { cardSVG, cardLabel, cardName, parseCard, suitColour, suitIcon } from "./cards.js";
 
@@ -112,7 +112,7 @@ function route() {
   if (page === "watch" && id) return showGame(id, null);
   if (page === "join" && id) return showJoin(id);
   if (page === "replay" && id && extra) return showReplay(id, extra);
-  if (page === "rules") return showRules();
+  if (page === "rules") return showRules(id || "standard");
   return showHome();
 }
 
@@ -437,7 +437,7 @@ function renderGame(game) {
       <div class="panel score">
         <h2>Match</h2>
         <table><tr><td>${esc(names[0])}</td><td class="num" id="score-0">${score(0)}</td></tr><tr><td>${esc(names[1])}</td><td class="num" id="score-1">${score(1)}</td></tr></table>
-        <p class="small">Deal ${s.match.deal} · stake ${s.match.stake} · ${g.cards_to_win} cards to go out · ${esc(g.rules)} rules</p>
+        <p class="small">Deal ${s.match.deal} · stake ${s.match.stake} · ${g.cards_to_win} cards to go out · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(g.rules)} rules</a></p>
         ${s.match.over ? matchOverButtons(game) : ""}
       </div>
       <div class="panel log">
@@ -671,44 +671,44 @@ function replayKeys(event) {
 
 // ------------------------------------------------------------------ rules
 
-async function showRules() {
-  view = { kind: "rules" };
+// Every rule fact on this page comes from the server (/api/rules), for the game's own rules;
+// only how this page is used (keys and buttons) is written here.
+function marked(segments) {
+  return (segments || [])
+    .map((s) => (typeof s === "string" ? esc(s) : s.strong !== undefined ? `<strong>${esc(s.strong)}</strong>` : `<em>${esc(s.em)}</em>`))
+    .join("");
+}
+
+function howSection(section) {
+  const heading = section.heading ? `<h2>${esc(section.heading)}</h2>` : "";
+  if (section.steps) return `${heading}<ol>${section.steps.map((l) => `<li>${marked(l)}</li>`).join("")}</ol>`;
+  return heading + section.paragraphs.map((l) => `<p>${marked(l)}</p>`).join("");
+}
+
+async function showRules(spec) {
+  const page = { kind: "rules" };
+  view = page;
   document.title = "Conquian — rules";
   app.innerHTML = `<section class="panel rules">
     <h1>How to play Conquian</h1>
-    <p>Two players, a 40-card deck: ace to 7, then jack, queen and king, in four suits
-    (the Spanish deck: 1 to 7, sota, caballo and rey of oros, copas, espadas and bastos). The 7 and
-    the jack are next to each other.</p>
-    <h2>Goal</h2>
-    <p>Be the first to have <strong>11 cards</strong> face up on your own table in melds: <em>sets</em>
-    of three or four cards of one rank, and <em>runs</em> of three or more cards of one suit in order
-    (A 2 3 4 5 6 7 J Q K; no wrap-around). Your ten hand cards plus one card taken from the centre make the eleven.</p>
-    <h2>A turn</h2>
-    <ol>
-      <li>Each player is dealt 10 cards; the other 20 form the stock, face down. The non-dealer plays first.</li>
-      <li>If a card is <strong>offered</strong> to you (your opponent's discard, or a stock card he turned and passed),
-        <strong>take</strong> it or <strong>decline</strong> it.</li>
-      <li>After declining (and on the very first turn) you turn the top card of the stock: <strong>take</strong> it or
-        <strong>pass</strong> it. A passed card is offered to your opponent.</li>
-      <li>To take a card you meld it at once, with cards from your hand or onto your melds; you may rearrange your own
-        melds while you do. A taken card never goes into your hand. After a take you <strong>discard</strong> a card,
-        which is offered to your opponent.</li>
-      <li>A refused card goes to the dead pile for good. If you refuse a card that fits your melds, your opponent may
-        <strong>force</strong> you to take it.</li>
-      <li>If the stock runs out before anyone goes out, the deal is drawn and the stake carries over to the next deal.</li>
-    </ol>
+    <div id="rules-how"><p class="small">Loading…</p></div>
     <h2>In this game</h2>
     <p>Pick cards from your hand (click, or arrow keys and Space), then press <kbd>T</kbd> Take,
     <kbd>P</kbd> Decline / Pass, <kbd>D</kbd> Discard, <kbd>F</kbd> Force, <kbd>N</kbd> Let it go, or
     <kbd>H</kbd> for a hint. When a card can be laid in several ways, you choose one from a list
     (keys <kbd>1</kbd>–<kbd>9</kbd>).</p>
-    <h2>Every rule of the standard game</h2>
+    <h2 id="rules-heading">Every rule</h2>
     <pre id="rules-text">Loading…</pre>
   </section>`;
   try {
-    const data = await api("/api/rules");
+    const data = await api(`/api/rules?rules=${encodeURIComponent(spec)}`);
+    if (view !== page) return;
+    document.getElementById("rules-how").innerHTML = data.how.map(howSection).join("");
+    document.getElementById("rules-heading").textContent = data.heading;
     document.getElementById("rules-text").textContent = data.text;
   } catch (err) {
+    if (view !== page) return;
+    document.getElementById("rules-how").innerHTML = "";
     document.getElementById("rules-text").textContent = err.message;
   }
 }

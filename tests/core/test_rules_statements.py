@@ -31,7 +31,6 @@ from conquian import (
     Rules,
     Source,
     Termination,
-    describe,
     find_rules,
     format_position,
     meld_table,
@@ -44,6 +43,7 @@ from conquian.cards import card_label, parse_cards_mask
 from conquian.errors import ConquianError, GameOverError, InvalidNotationError
 from conquian.match import hand_points
 from conquian.melds import is_meld, partition_mask
+from conquian.present.rules_text import describe
 
 # ----------------------------------------------------------------------------- helpers
 
