@@ -20,7 +20,9 @@ from conquian.state import GameState
 from conquian.web.hub import LiveMatch
 from conquian.web.store import Store
 
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])([A2-7JQK][shdc])(?![A-Za-z0-9])")
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])([A2-7JQK][shdc])(?![A-Za-z0-9_-])")
+"""A card as the server writes it; not inside a word, nor inside a game id or token, which are
+made of letters, digits, ``_`` and ``-`` (an id such as ``3h_ADdu_LVc`` is no card)."""
 
 
 def forbidden_for(state: GameState, seat: int | None) -> set[str]:
