@@ -22,7 +22,7 @@ import pytest
 
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
-from conquian.play.storage import SAVE_NAME
+from conquian.play.storage import SAVE_NAME, PlayError, Store
 from conquian.records import GameRecord, MatchRecord, load_record
 from conquian.rules import find_rules
 from conquian.state import GameState
@@ -131,8 +131,9 @@ class Play:
     # ------------------------------------------------------------ reading
 
     def saved(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.save_dir / SAVE_NAME).read_text("utf-8"))
-        return data
+        """The saved game, unsealed with its key (as the program reads it on resume)."""
+        saved = Store(self.save_dir).load()
+        return {"match": saved.match, "match_seed": saved.match_seed, "bot_seed": saved.bot_seed}
 
     def current_deal(self) -> GameRecord | None:
         """The record of the deal in play, from the saved match."""
@@ -707,3 +708,46 @@ def test_prompt_says_a_take_with_an_empty_hand_goes_out() -> None:
     # the same offer with three cards still in hand makes no such claim
     line = said("offer", "6d7dJd", "Ad2d3d4d/6s6h6c")
     assert line.endswith("Take it or decline it?") and "hand is empty" not in line
+
+
+def test_the_save_file_shows_no_hidden_card_and_a_changed_one_is_refused(tmp_path: Path) -> None:
+    """Opening the save mid-deal shows neither the computer's hand, the stock nor a seed."""
+    play = Play(["--seed", "740213", "--level", "easy"], tmp_path)
+    for step in range(6):
+        play.wait()
+        play.send(play.choose(step))
+    play.wait()
+    saved = play.saved()
+    state = play.state()
+    play.send("quit")
+    assert play.finish() == 0
+    text = (tmp_path / SAVE_NAME).read_text("utf-8")
+    data = json.loads(text)
+    assert set(data) == {
+        "format",
+        "saved_at",
+        "rules",
+        "opponent",
+        "names",
+        "humans",
+        "records",
+        "sealed",
+    }
+    plain = json.dumps({k: v for k, v in data.items() if k != "sealed"})
+    unseen = state.hands[1] | sum(1 << c for c in state.stock[state.stock_pos :])
+    assert unseen.bit_count() > 10
+    assert not [str(CARDS[i]) for i in mask_indices(unseen) if shows_card(plain, i)]
+    for secret in (str(saved["match_seed"]), str(saved["bot_seed"]), "deck", "actions"):
+        assert secret not in text
+    key = tmp_path / ".save-key"
+    assert key.stat().st_mode & 0o777 == 0o600
+    # a changed save is refused with a reason, and the key is needed to read it
+    sealed = data["sealed"]
+    flipped = ("A" if sealed["data"][0] != "A" else "B") + sealed["data"][1:]
+    (tmp_path / SAVE_NAME).write_text(json.dumps({**data, "sealed": {**sealed, "data": flipped}}))
+    with pytest.raises(PlayError, match="changed"):
+        Store(tmp_path).load()
+    key.unlink()
+    (tmp_path / SAVE_NAME).write_text(text)
+    with pytest.raises(PlayError, match="key"):
+        Store(tmp_path).load()

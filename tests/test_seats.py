@@ -167,4 +167,4 @@ def test_a_first_format_save_resumes_as_a_match_record() -> None:
     again = MatchRecord.loads(saved.match).to_match()
     assert again.balance == match.balance and len(again.results) == 2
     assert again.deal is not None and again.deal.history == current.history
-    assert json.loads(saved.to_json())["format"] == "conquian-play/2"
+    assert json.loads(saved.to_json(bytes(32)))["format"] == "conquian-play/2"

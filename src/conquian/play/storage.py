@@ -1,17 +1,24 @@
 """Where games are kept: the saved match (after every action) and the records of finished deals.
 
 The saved match is a small JSON file holding what is needed to rebuild it by
-replaying: the rules, the match and bot seeds, the opponent, the records of the
-deals already finished and the record of the deal in play.  The dealer, balance
-and draw count are stored too, and checked against the replay on resume.
+replaying: the rules, the opponent and the names in plain text, and, sealed, the
+match and bot seeds and the match record (every deal's deck and actions), which
+would show the computer's hand and the stock order.  The seal is an HMAC-SHA256
+keystream and tag under a random key kept in a file of its own, readable only by
+its owner (``.save-key`` beside the save): the save cannot be read, nor changed
+without the change being noticed, without that key.  It keeps a player from
+cheating by opening a file, not one who reads the key and the program's memory.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime as _dt
+import hmac
 import json
 import os
+import secrets
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +33,7 @@ __all__ = ["SAVE_FORMAT", "SavedMatch", "Store", "default_data_dir"]
 SAVE_FORMAT = "conquian-play/2"
 _SAVE_FORMAT_1 = "conquian-play/1"
 SAVE_NAME = "saved-game.json"
+KEY_NAME = ".save-key"
 RECORDS_DIR = "records"
 
 
@@ -52,27 +60,27 @@ class SavedMatch:
     """Where the finished deals' records were written."""
     saved_at: str = ""
 
-    def to_json(self) -> str:
+    def to_json(self, key: bytes) -> str:
+        """The save as JSON, its secrets sealed under ``key``."""
+        secret = {"match_seed": self.match_seed, "bot_seed": self.bot_seed, "match": self.match}
         data: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "saved_at": self.saved_at,
             "rules": self.rules,
-            "match_seed": self.match_seed,
-            "bot_seed": self.bot_seed,
             "opponent": self.opponent,
             "names": list(self.names),
             "humans": list(self.humans),
             "records": self.records,
-            "match": self.match,
+            "sealed": seal(key, json.dumps(secret).encode()),
         }
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> SavedMatch:
-        """Read a saved match (this version's, or the first version's, which kept the deals'
-        records apart).
+    def from_json(cls, text: str, key: bytes | None = None) -> SavedMatch:
+        """Read a saved match (this version's, unsealed with ``key``, or the first version's,
+        which was not sealed and kept the deals' records apart).
 
-        :raises PlayError: if the text is not one.
+        :raises PlayError: if the text is not one, or its seal does not open with ``key``.
         """
         try:
             data = json.loads(text)
@@ -81,6 +89,13 @@ class SavedMatch:
                 _SAVE_FORMAT_1,
             ):
                 raise ValueError(f"format must be {SAVE_FORMAT!r}")
+            if data["format"] == SAVE_FORMAT:
+                if key is None:
+                    raise ValueError("its key is needed to read it")
+                secret = json.loads(unseal(key, data["sealed"]))
+                if not isinstance(secret, dict):
+                    raise ValueError("its sealed part is not an object")
+                data.update(secret)
             names = tuple(str(n) for n in data["names"])
             if len(names) != 2:
                 raise ValueError("two names are needed")
@@ -100,8 +115,44 @@ class SavedMatch:
             elif data.get("match") is not None:
                 saved.match = str(data["match"])
             return saved
-        except (ValueError, KeyError, TypeError, RecordError) as exc:
+        except (ValueError, KeyError, TypeError, RecordError, RecursionError) as exc:
             raise PlayError(f"The saved game cannot be read: {exc}.") from None
+
+
+def _keystream(key: bytes, nonce: bytes, size: int) -> bytes:
+    blocks = (size + 31) // 32
+    return b"".join(
+        hmac.digest(key, b"stream" + nonce + n.to_bytes(8, "big"), "sha256") for n in range(blocks)
+    )[:size]
+
+
+def seal(key: bytes, plain: bytes) -> dict[str, str]:
+    """``plain`` enciphered and tagged under ``key`` (a fresh nonce each time).
+
+    >>> key = bytes(32)
+    >>> unseal(key, seal(key, b"secret")) == b"secret"
+    True
+    """
+    nonce = secrets.token_bytes(16)
+    data = bytes(a ^ b for a, b in zip(plain, _keystream(key, nonce, len(plain)), strict=True))
+    tag = hmac.digest(key, b"tag" + nonce + data, "sha256")
+    return {"nonce": nonce.hex(), "data": base64.b64encode(data).decode(), "tag": tag.hex()}
+
+
+def unseal(key: bytes, sealed: Any) -> bytes:
+    """The text :func:`seal` sealed.
+
+    :raises ValueError: if it was changed, or sealed under another key.
+    """
+    fields = ("nonce", "data", "tag")
+    if not isinstance(sealed, dict) or not all(isinstance(sealed.get(k), str) for k in fields):
+        raise ValueError("its sealed part is missing")
+    nonce = bytes.fromhex(sealed["nonce"])
+    data = base64.b64decode(sealed["data"], validate=True)
+    tag = hmac.digest(key, b"tag" + nonce + data, "sha256")
+    if not hmac.compare_digest(tag.hex(), sealed["tag"]):
+        raise ValueError("it was changed, or sealed with another key than this one")
+    return bytes(a ^ b for a, b in zip(data, _keystream(key, nonce, len(data)), strict=True))
 
 
 def _match_from_first_format(saved: SavedMatch, data: dict[str, Any]) -> str | None:
@@ -136,8 +187,39 @@ class Store:
     def records_dir(self) -> Path:
         return self.root / RECORDS_DIR
 
+    @property
+    def key_path(self) -> Path:
+        return self.root / KEY_NAME
+
     def has_save(self) -> bool:
         return self.save_path.is_file()
+
+    def key(self) -> bytes:
+        """The key that seals the save, made (readable by its owner only) when there is none.
+
+        :raises PlayError: if it cannot be read or made.
+        """
+        path = self.key_path
+        try:
+            text = path.read_text(encoding="ascii").strip()
+            if len(text) != 64:
+                raise ValueError("it is not a save key; delete it to start afresh")
+            return bytes.fromhex(text)
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError) as exc:
+            raise PlayError(f"Cannot read the save key {path}: {exc}.") from None
+        key = secrets.token_bytes(32)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(key.hex() + "\n")
+        except FileExistsError:  # made by another process meanwhile
+            return self.key()
+        except OSError as exc:
+            raise PlayError(f"Cannot write the save key {path}: {exc.strerror or exc}.") from None
+        return key
 
     def load(self) -> SavedMatch:
         """:raises PlayError: if there is no readable save."""
@@ -145,12 +227,12 @@ class Store:
             text = self.save_path.read_text(encoding="utf-8")
         except OSError as exc:
             raise PlayError(f"Cannot read {self.save_path}: {exc.strerror}.") from None
-        return SavedMatch.from_json(text)
+        return SavedMatch.from_json(text, self.key() if self.key_path.exists() else None)
 
     def save(self, saved: SavedMatch) -> None:
         """Write the save atomically (a crash leaves the previous save whole)."""
         saved.saved_at = _dt.datetime.now().isoformat(timespec="seconds")
-        _write_atomic(self.save_path, saved.to_json())
+        _write_atomic(self.save_path, saved.to_json(self.key()))
 
     def delete(self) -> None:
         with contextlib.suppress(FileNotFoundError):
