@@ -289,63 +289,80 @@ def meld_table(max_seq_len: int = 8) -> MeldTable:
     return MeldTable(max_seq_len)
 
 
-def is_rearrangement_allowed(old: Partition, new: Partition, mode: RearrangeMode) -> bool:
+def is_rearrangement_allowed(
+    old: Partition, new: Partition, mode: RearrangeMode, *, max_seq_len: int = MAX_RUN
+) -> bool:
     """Whether a player may turn table ``old`` into ``new`` (a superset) in one take.
 
     ``free`` allows anything.  ``none`` only extends existing melds or adds new ones:
     every old meld stays whole inside one new meld, and no two old melds merge.
-    ``foster_borrow`` also lets one card of a set move into a run, and end cards of a
-    run move into sets, the rest of each old meld staying together.
+    ``foster_borrow`` (docs/rules.md §10.1) also lets one card of a set move into a run,
+    the rest staying one set, and end cards of a run move into sets, the rest staying one
+    run; no two old melds merge.  Cards laid off in the same take count first, so a set of
+    three that the take refills may give a card, and so may a run of three that the take
+    lengthens, but only if a run of four fits under ``max_seq_len``.
 
     >>> m = parse_cards_mask
     >>> old = (m("4h 4s 4d 4c"),)
     >>> new = tuple(sorted((m("2h 3h 4h 5h"), m("4s 4d 4c"))))
     >>> [is_rearrangement_allowed(old, new, mode) for mode in RearrangeMode]
     [True, True, False]
+    >>> old = (m("5c 6c 7c"),)
+    >>> new = tuple(sorted((m("5h 5d 5c"), m("6h 6d 6c"), m("7s 7h 7c"))))
+    >>> is_rearrangement_allowed(old, new, RearrangeMode.FOSTER_BORROW)
+    False
     """
     if mode is RearrangeMode.FREE or not old:
         return True
     core_holders: set[int] = set()
+    if mode is RearrangeMode.NONE:
+        for x in old:
+            holder = 0
+            for y in new:
+                if x & y:
+                    if holder:
+                        return False
+                    holder = y
+            if holder in core_holders:
+                return False
+            core_holders.add(holder)
+        return True
+    runs_may_give = max_seq_len >= 4
     for x in old:
-        pieces = [(y, x & y) for y in new if x & y]
-        if mode is RearrangeMode.NONE:
-            if len(pieces) != 1:
+        # The new meld that holds the rest of x: for a run, the one new meld of x's suit
+        # (a set holds one card of a suit, a run holding a card of x's suit is of that
+        # suit); for a set, the one new meld holding two or more of its cards.  Every other
+        # piece of x is a single card: in a set for a run, in a run for a set.
+        low = x & -x
+        suit_mask = SUIT_MASKS[(low.bit_length() - 1) // NUM_RANKS]
+        is_run = not x & ~suit_mask
+        holder = 0
+        pieces = 0
+        for y in new:
+            piece = x & y
+            if not piece:
+                continue
+            pieces += 1
+            if is_run:
+                if y & ~suit_mask:
+                    continue  # an end card borrowed into a set
+            elif piece & (piece - 1) == 0:
+                continue  # a single card, borrowed into a run
+            if holder:
+                return False  # split in two, or (for a set) two cards borrowed
+            holder = y
+        if not holder:
+            return False  # broken up entirely
+        if pieces > 1:
+            if is_run:
+                if not runs_may_give:
+                    return False
+            elif pieces > 2:
                 return False
-            core_meld = pieces[0][0]
-        else:
-            found = _foster_core(x, pieces)
-            if found is None:
-                return False
-            core_meld = found
-        if core_meld in core_holders:
+        if holder in core_holders:
             return False
-        core_holders.add(core_meld)
+        core_holders.add(holder)
     return True
-
-
-def _foster_core(x: int, pieces: list[tuple[int, int]]) -> int | None:
-    if len(pieces) == 1:
-        return pieces[0][0]
-    x_is_set = meld_kind(x) is MeldKind.SET
-    for core_meld, core in sorted(pieces, key=lambda p: -p[1].bit_count()):
-        borrowed = x & ~core
-        if x_is_set:
-            if borrowed.bit_count() != 1:
-                continue
-        else:
-            low = x & -x
-            offset = (core & -core).bit_length() - low.bit_length()
-            length = core.bit_count()
-            if core != ((1 << length) - 1) * (low << offset):
-                continue
-        ok = True
-        for y, _piece in pieces:
-            if y != core_meld and (meld_kind(y) is MeldKind.RUN) != x_is_set:
-                ok = False
-                break
-        if ok:
-            return core_meld
-    return None
 
 
 @dataclass(frozen=True, slots=True)

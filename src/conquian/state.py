@@ -457,7 +457,8 @@ class GameState:
         mode = self.rules.rearrange_mode
         if mode is RearrangeMode.FREE or not old:
             return options
-        return [new for new in options if is_rearrangement_allowed(old, new, mode)]
+        cap = self.rules.max_seq_len
+        return [new for new in options if is_rearrangement_allowed(old, new, mode, max_seq_len=cap)]
 
     def _takes(self, p: int, forced: bool) -> tuple[Action, ...]:
         bit = 1 << self.centre
