@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -44,6 +45,12 @@ from .state import GameState, Outcome
 
 FORMAT = "conquian-record/1"
 HIDDEN = "??"
+MAX_SEED = 2**128
+"""A seed in a record lies strictly between ``-MAX_SEED`` and ``MAX_SEED`` (128 bits)."""
+MAX_STAKE = 2**63 - 1
+"""The largest stake a record may hold."""
+MAX_BALANCE = 2**128
+"""A balance in a match record lies strictly between ``-MAX_BALANCE`` and ``MAX_BALANCE``."""
 
 
 def format_action_line(player: int, action: Action) -> str:
@@ -61,7 +68,9 @@ def parse_action_line(line: str) -> tuple[int, Action]:
     """
     player_text, _, action_text = line.strip().partition(" ")
     number = player_text[1:]
-    canonical = number.isascii() and number.isdigit() and str(int(number)) == number
+    canonical = (
+        number.isascii() and number.isdigit() and len(number) <= 9 and str(int(number)) == number
+    )
     if not (player_text[:1] == "p" and canonical and action_text):
         raise InvalidNotationError("it must read 'p0 <action>' or 'p1 <action>'")
     return int(number), Action.parse(action_text)
@@ -153,11 +162,7 @@ class GameRecord:
 
         :raises RecordError: naming what is wrong.
         """
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RecordError(f"Not a valid record file (TOML): {exc}.") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_load_toml(text, "record"))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
@@ -183,16 +188,14 @@ class GameRecord:
             raise RecordError("'players' must be a list of two names.")
         dealer = _typed(data, "dealer", int, 0)
         if dealer not in (0, 1):
-            raise RecordError(f"'dealer' must be 0 or 1, got {dealer}.")
+            raise RecordError(f"'dealer' must be 0 or 1, got {_show(dealer)}.")
         stake = _typed(data, "stake", int, 1)
-        if stake < 1:
-            raise RecordError(f"'stake' must be at least 1, got {stake}.")
+        if not 1 <= stake <= MAX_STAKE:
+            raise RecordError(f"'stake' must be from 1 to {MAX_STAKE}, got {_show(stake)}.")
         viewpoint = data.get("viewpoint")
-        if viewpoint is not None and viewpoint not in (0, 1):
-            raise RecordError(f"'viewpoint' must be 0 or 1, got {viewpoint!r}.")
-        seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"'seed' must be a whole number, got {seed!r}.")
+        if viewpoint is not None and (type(viewpoint) is not int or viewpoint not in (0, 1)):
+            raise RecordError(f"'viewpoint' must be 0 or 1, got {_show(viewpoint)}.")
+        seed = _seed(data)
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be a table.")
@@ -206,7 +209,7 @@ class GameRecord:
             seed=seed,
             result=_typed(data, "result", str, "*"),
             viewpoint=viewpoint,
-            meta={str(k): str(v) for k, v in meta.items()},
+            meta=_meta(meta),
         )
 
     # ---------------------------------------------------------------- replay
@@ -271,7 +274,9 @@ class GameRecord:
                 game.check_player(player)
                 game.push(action)
             except ConquianError as exc:
-                raise RecordError(f"Action {number} ({line!r}): {_reason(exc)}", number) from None
+                raise RecordError(
+                    f"Action {number} ({_show(line, 100)}): {_reason(exc)}", number
+                ) from None
             yield number, action
         actual = format_result(game.state.outcome())
         if self.result not in ("*", actual):
@@ -311,6 +316,62 @@ def _reason(exc: Exception) -> str:
     return text[:1].lower() + text[1:] if text else type(exc).__name__
 
 
+def _load_toml(text: str, what: str) -> dict[str, Any]:
+    """Parsed TOML; nothing but a :class:`RecordError` for any text.
+
+    :raises RecordError: for text that is not TOML, nests deeper than the parser can go,
+        or holds an integer of more digits than Python reads.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecordError(f"Not a valid {what} file (TOML): {exc}.") from None
+    except RecursionError:
+        raise RecordError(f"Not a valid {what} file (TOML): it nests too deeply.") from None
+    except ValueError as exc:  # an integer of more digits than int() reads
+        if "integer string conversion" in str(exc):
+            limit = sys.get_int_max_str_digits()
+            reason = f"it holds a number of more than {limit} digits"
+        else:
+            reason = _show(str(exc))
+        raise RecordError(f"Not a valid {what} file (TOML): {reason}.") from None
+
+
+def _show(value: object, limit: int = 60) -> str:
+    """A short text of a record's value for a message, whatever its size or depth."""
+    if isinstance(value, int) and value.bit_length() > 4 * limit:
+        return f"a number of {value.bit_length()} bits"  # too long to show, maybe to write
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        text = type(value).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _meta(meta: dict[str, Any]) -> dict[str, str]:
+    """The ``[meta]`` table as text, each value a string (other values written as text).
+
+    :raises RecordError: for a value that cannot be written as text (a number too long,
+        nesting too deep).
+    """
+    texts = {}
+    for key, value in meta.items():
+        try:
+            texts[str(key)] = str(value)
+        except (RecursionError, ValueError):
+            raise RecordError(
+                f"The record's meta field {_show(key)} cannot be read as text."
+            ) from None
+    return texts
+
+
+def _seed(data: dict[str, Any]) -> int | None:
+    seed = data.get("seed")
+    if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
+        raise RecordError(f"'seed' must be a whole number of at most 128 bits, got {_show(seed)}.")
+    return seed
+
+
 def _typed(data: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
     if key not in data:
         if default is None:
@@ -318,7 +379,7 @@ def _typed(data: dict[str, Any], key: str, kind: type, default: Any = None) -> A
         return default
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"The record's {key!r} must be a {kind.__name__}, got {value!r}.")
+        raise RecordError(f"The record's {key!r} must be a {kind.__name__}, got {_show(value)}.")
     return value
 
 
@@ -443,10 +504,7 @@ class MatchRecord:
 
         :raises RecordError: naming what is wrong.
         """
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise RecordError(f"Not a valid match record file (TOML): {exc}.") from None
+        data = _load_toml(text, "match record")
         if data.get("format") != MATCH_FORMAT:
             raise RecordError(f"Not a Conquian match record: format must be {MATCH_FORMAT!r}.")
         deals = data.get("deal", [])
@@ -469,16 +527,16 @@ class MatchRecord:
         players = _typed(data, "players", list, ["player 0", "player 1"])
         if len(players) != 2 or not all(isinstance(p, str) for p in players):
             raise RecordError("'players' must be a list of two names.")
-        seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"'seed' must be a whole number, got {seed!r}.")
+        seed = _seed(data)
         balance = data.get("balance")
         if balance is not None and (
             not isinstance(balance, list)
             or len(balance) != len(players)
-            or not all(isinstance(b, int) and not isinstance(b, bool) for b in balance)
+            or not all(type(b) is int and -MAX_BALANCE < b < MAX_BALANCE for b in balance)
         ):
-            raise RecordError("'balance' must list one whole number per player.")
+            raise RecordError(
+                "'balance' must list one whole number per player, each of at most 128 bits."
+            )
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
             raise RecordError("'meta' must be a table.")
@@ -488,7 +546,7 @@ class MatchRecord:
             seed=seed,
             deals=tuple(records),
             balance=None if balance is None else tuple(balance),
-            meta={str(k): str(v) for k, v in meta.items()},
+            meta=_meta(meta),
         )
 
     def to_match(self) -> Match:

@@ -19,7 +19,9 @@ Bot side: :func:`serve` plays one of our bots over the protocol (``conquian bot 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
+import math
 import queue
 import random
 import shlex
@@ -28,8 +30,8 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import IO, Any, NoReturn, TextIO
+from collections.abc import Iterator, Mapping, Sequence
+from typing import IO, Any, NoReturn, TextIO, TypeGuard
 
 from .. import __version__
 from ..actions import Action
@@ -47,11 +49,22 @@ HANDSHAKE_TIMEOUT_S = 10.0
 QUIT_GRACE_S = 1.0
 """Time a bot has to exit after ``quit`` before it is terminated."""
 MAX_LINE = 1 << 20
-"""Longest line read from a bot (1 MiB); longer lines are garbage."""
+"""Longest line either side reads: 1 MiB (1,048,576 characters, not counting the newline).
+A longer line is garbage."""
+MAX_ERROR_TEXT = 300
+"""Longest ``message`` of an ``error`` that :func:`serve` writes."""
 
 
 class BotFailure(ConquianError):
     """An external bot broke the protocol: garbage, an illegal action, no reply in time, or exit."""
+
+
+class MessageError(ConquianError):
+    """A protocol line that cannot be read as a message, or a message field that cannot be used.
+
+    The text completes a sentence about the line or message: ``is not JSON (...)``,
+    ``nests too deeply``, ``new_deal: 'player' must be 0 or 1, got "1"``.
+    """
 
 
 def _dumps(message: Mapping[str, Any]) -> str:
@@ -61,6 +74,102 @@ def _dumps(message: Mapping[str, Any]) -> str:
 def _shorten(text: str, limit: int = 120) -> str:
     text = text.rstrip("\r\n")
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(value: object) -> str:
+    """A short text of a JSON value for a message, whatever its size or depth."""
+    if isinstance(value, str):
+        return repr(_shorten(value, 60))
+    try:
+        text = json.dumps(value)
+    except (ValueError, TypeError, RecursionError):
+        text = (
+            "a JSON array"
+            if isinstance(value, list)
+            else "a JSON object"
+            if isinstance(value, dict)
+            else "a value"
+        )
+    return _shorten(text, 60)
+
+
+# -------------------------------------------------------------- reading lines
+
+
+def iter_lines(stream: IO[str]) -> Iterator[str]:
+    """The lines of ``stream``, none read whole beyond :data:`MAX_LINE` characters.
+
+    A longer line is yielded as its first ``MAX_LINE + 1`` characters, without its
+    newline (so that :func:`read_message` refuses it), and the rest of it is skipped.
+    """
+    while line := stream.readline(MAX_LINE + 1):
+        yield line
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while (rest := stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+                pass
+            if not rest:
+                return
+
+
+def read_message(line: str) -> dict[str, Any]:
+    """One protocol line as a message: a JSON object with a string ``type``.
+
+    Safe on any input: nothing but :class:`MessageError` comes out, whether the line
+    is too long, not JSON, nested too deeply for the parser, or holds an integer too
+    long for Python to read.
+
+    >>> read_message('{"type": "quit"}')
+    {'type': 'quit'}
+    >>> read_message("[" * 100000)
+    Traceback (most recent call last):
+    ...
+    conquian.bots.protocol.MessageError: nests too deeply
+
+    :raises MessageError: saying what is wrong with the line.
+    """
+    text = line.rstrip("\r\n")
+    if len(text) > MAX_LINE:
+        raise MessageError(f"is longer than {MAX_LINE:,} characters")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MessageError(f"is not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise MessageError("nests too deeply") from None
+    except ValueError as exc:  # an integer of more digits than int() reads
+        if "integer string conversion" in str(exc):
+            limit = sys.get_int_max_str_digits()
+            raise MessageError(f"holds a number of more than {limit} digits") from None
+        raise MessageError(f"is not JSON ({_shorten(str(exc), 80)})") from None
+    if not isinstance(message, dict):
+        raise MessageError("is not a JSON object")
+    if not isinstance(message.get("type"), str):
+        raise MessageError("has no 'type' string")
+    return message
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
+    """A finite JSON number that a float can hold (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+def _milliseconds(value: object, what: str) -> float | None:
+    """``value`` as a positive number of milliseconds; None for null (or absent).
+
+    :raises MessageError: naming ``what`` if it is anything else.
+    """
+    if value is None:
+        return None
+    if not _is_number(value) or value <= 0:
+        raise MessageError(
+            f"{what} must be a positive number of milliseconds, got {_describe(value)}"
+        )
+    return float(value)
 
 
 # ------------------------------------------------------------------ messages
@@ -155,7 +264,7 @@ class _Process:
 
     def _read_stdout(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
-            while line := stream.readline(MAX_LINE):
+            for line in iter_lines(stream):
                 self.lines.put(line)
         self.lines.put(None)
 
@@ -272,11 +381,13 @@ class ExternalBot(Bot):
         self._process = _Process(self.argv, self.cwd)
         self._process.send(hello_message())
         reply = self._receive(self.handshake_timeout_s, "hello")
-        if reply.get("type") != "hello":
-            self._fail(f"answered hello with {reply.get('type')!r}, not 'hello'")
+        if reply["type"] != "hello":
+            self._fail(f"answered hello with {_describe(reply['type'])}, not 'hello'")
         version = reply.get("protocol")
-        if version != PROTOCOL_VERSION:
-            self._fail(f"speaks protocol {version!r}; this engine speaks {PROTOCOL_VERSION}")
+        if type(version) is not int or version != PROTOCOL_VERSION:
+            self._fail(
+                f"speaks protocol {_describe(version)}; this engine speaks {PROTOCOL_VERSION}"
+            )
         name = reply.get("name")
         if not isinstance(name, str) or not name.strip():
             self._fail("its hello has no 'name'")
@@ -323,14 +434,17 @@ class ExternalBot(Bot):
         legal = {str(a): a for a in obs.legal_actions}
         self._process.send(act_message(obs, self.time_limit_ms))
         reply = self._receive(self.time_limit_ms / 1000, "act")
-        kind = reply.get("type")
+        kind = reply["type"]
         if kind == "error":
-            self._fail(f"gave up: {_shorten(str(reply.get('message', '')))}")
+            message = reply.get("message", "")
+            self._fail(
+                f"gave up: {_shorten(message) if isinstance(message, str) else _describe(message)}"
+            )
         if kind != "action":
-            self._fail(f"answered act with {kind!r}, not 'action'")
+            self._fail(f"answered act with {_describe(kind)}, not 'action'")
         text = reply.get("action")
         if not isinstance(text, str):
-            self._fail(f"sent an action that is not a string: {_shorten(repr(text))}")
+            self._fail(f"sent an action that is not a string: {_describe(text)}")
         try:
             action = Action.parse(text)
         except ConquianError as exc:
@@ -372,13 +486,12 @@ class ExternalBot(Bot):
             if not line.strip():
                 continue
             try:
-                message = json.loads(line)
-            except json.JSONDecodeError as exc:
-                self._fail(f"sent garbage: {_shorten(line)!r} is not JSON ({exc.msg})")
-            if not isinstance(message, dict):
-                self._fail(f"sent garbage: {_shorten(line)!r} is not a JSON object")
-            if message.get("type") == "info":
-                self.info.append(str(message.get("text", "")))
+                message = read_message(line)
+            except MessageError as exc:
+                self._fail(f"sent garbage: {_shorten(line)!r} {exc}")
+            if message["type"] == "info":
+                text = message.get("text", "")
+                self.info.append(text if isinstance(text, str) else _describe(text))
                 continue
             return message
 
@@ -386,9 +499,9 @@ class ExternalBot(Bot):
 # ------------------------------------------------------------------ bot side
 
 
-def _serve_budget(base: Budget, time_limit_ms: Any) -> Budget:
+def _serve_budget(base: Budget, time_limit_ms: float | None) -> Budget:
     """``base`` capped to a safe share of the engine's per-move time limit."""
-    if not isinstance(time_limit_ms, int | float) or time_limit_ms <= 0:
+    if not _is_number(time_limit_ms) or time_limit_ms <= 0:
         return base
     safe = 0.6 * time_limit_ms / 1000
     seconds = safe if base.seconds is None else min(base.seconds, safe)
@@ -407,11 +520,19 @@ def serve(
     end of input; the exit status.
 
     The bot sees only what each ``act`` message holds.  Its budget is capped to 60% of
-    the engine's per-move time limit.
+    the engine's per-move time limit.  A line that cannot be read, or a message that
+    cannot be used (a field of the wrong type, an ``act`` the bot cannot answer), gets
+    an ``error`` reply saying what is wrong, and serving goes on.
 
     :raises ConquianError: for an unknown bot, or ``oracle`` (it needs the hidden cards).
     """
-    src = sys.stdin if stdin is None else stdin
+    if stdin is None:
+        src: TextIO = sys.stdin
+        if isinstance(src, io.TextIOWrapper):  # the protocol is UTF-8; bad bytes are garbage
+            with contextlib.suppress(ValueError, OSError):
+                src.reconfigure(encoding="utf-8", errors="replace")
+    else:
+        src = stdin
     out = sys.stdout if stdout is None else stdout
     budget = None if budget_ms is None else Budget(seconds=budget_ms / 1000)
     if isinstance(name, Bot):
@@ -426,71 +547,132 @@ def serve(
     if bot.sees_everything:
         raise ConquianError(f"{bot.name!r} sees every card, so it cannot play over the protocol.")
     base = bot.budget
-    time_limit: Any = None
+    time_limit: float | None = None
 
     def reply(message: Mapping[str, Any]) -> None:
-        out.write(_dumps(message) + "\n")
+        # ASCII only: whatever the strings hold, the line encodes on any stream
+        out.write(json.dumps(message, separators=(",", ":")) + "\n")
         out.flush()
 
-    for line in src:
+    def error(text: str) -> None:
+        reply({"type": "error", "message": _shorten(text, MAX_ERROR_TEXT)})
+
+    for line in iter_lines(src):
         if not line.strip():
             continue
         try:
-            message = json.loads(line)
-        except json.JSONDecodeError:
-            print(f"conquian bot: ignoring a line that is not JSON: {line!r}", file=sys.stderr)
+            message = read_message(line)
+        except MessageError as exc:
+            error(f"cannot read the line {_shorten(line, 40)!r}: it {exc}")
             continue
-        kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "hello":
-            ms = None if base.seconds is None else round(base.seconds * 1000)
-            reply(
-                {
-                    "type": "hello",
-                    "protocol": PROTOCOL_VERSION,
-                    "name": f"conquian {bot.name}",
-                    "author": "conquian",
-                    "options": {"budget_ms": ms},
-                }
-            )
-        elif kind == "set_option" and message.get("name") == "budget_ms":
-            value = message.get("value")
-            if isinstance(value, int | float) and value > 0:
-                base = Budget(iterations=base.iterations, seconds=value / 1000)
+        kind = message["type"]
+        try:
+            if kind == "hello":
+                ms = None if base.seconds is None else round(base.seconds * 1000)
+                reply(
+                    {
+                        "type": "hello",
+                        "protocol": PROTOCOL_VERSION,
+                        "name": f"conquian {bot.name}",
+                        "author": "conquian",
+                        "options": {"budget_ms": ms},
+                    }
+                )
+            elif kind == "set_option":
+                option = message.get("name")
+                if not isinstance(option, str):
+                    raise MessageError(
+                        f"set_option: 'name' must be a string, got {_describe(option)}"
+                    )
+                if option == "budget_ms":
+                    value = _milliseconds(message.get("value"), "set_option: 'budget_ms'")
+                    if value is not None:
+                        base = Budget(iterations=base.iterations, seconds=value / 1000)
+                        bot.budget = _serve_budget(base, time_limit)
+            elif kind == "new_deal":
+                player, rules, limit = _read_new_deal(message)
+                time_limit = limit
                 bot.budget = _serve_budget(base, time_limit)
-        elif kind == "new_deal":
-            time_limit = message.get("time_limit_ms")
-            bot.budget = _serve_budget(base, time_limit)
-            try:
-                bot.new_deal(int(message["player"]), find_rules(str(message["rules"])))
-            except (KeyError, ValueError, ConquianError) as exc:
-                print(f"conquian bot: bad new_deal message: {exc}", file=sys.stderr)
-        elif kind == "act":
-            if "time_limit_ms" in message and message["time_limit_ms"] != time_limit:
-                time_limit = message["time_limit_ms"]
-                bot.budget = _serve_budget(base, time_limit)
-            try:
-                obs = Observation.from_dict(message.get("observation"))
-                action = bot.act(obs)
-            except ConquianError as exc:
-                reply({"type": "error", "message": str(exc)})
-                continue
-            answer: dict[str, Any] = {"type": "action", "action": str(action)}
-            if bot.reason:
-                answer["info"] = bot.reason
-            reply(answer)
-        elif kind == "quit":
-            return 0
+                bot.new_deal(player, rules)
+            elif kind == "act":
+                if "time_limit_ms" in message:
+                    limit = _milliseconds(message["time_limit_ms"], "act: 'time_limit_ms'")
+                    if limit != time_limit:
+                        time_limit = limit
+                        bot.budget = _serve_budget(base, time_limit)
+                answer = _answer(bot, message)
+                reply(answer)
+            elif kind == "quit":
+                return 0
+        except MessageError as exc:
+            error(str(exc))
+        except ConquianError as exc:
+            error(f"{kind}: {exc}")
     return 0
+
+
+def _read_new_deal(message: Mapping[str, Any]) -> tuple[int, Rules, float | None]:
+    """The seat, rules and time limit of a ``new_deal`` message.
+
+    :raises MessageError: naming the missing or malformed field.
+    """
+    for key in ("player", "rules"):
+        if key not in message:
+            raise MessageError(f"new_deal has no {key!r} field")
+    player = message["player"]
+    if type(player) is not int or player not in (0, 1):
+        raise MessageError(f"new_deal: 'player' must be 0 or 1, got {_describe(player)}")
+    spec = message["rules"]
+    if not isinstance(spec, str):
+        raise MessageError(f"new_deal: 'rules' must be a string, got {_describe(spec)}")
+    limit = _milliseconds(message.get("time_limit_ms"), "new_deal: 'time_limit_ms'")
+    try:
+        rules = find_rules(spec)
+    except ConquianError as exc:
+        raise MessageError(f"new_deal: 'rules': {exc}") from None
+    return player, rules, limit
+
+
+def _answer(bot: Bot, message: Mapping[str, Any]) -> dict[str, Any]:
+    """The reply to an ``act`` message: the bot's action.
+
+    :raises MessageError: if the observation cannot be read or the bot cannot answer it.
+    """
+    try:
+        observation: Any = message.get("observation")
+        obs = Observation.from_dict(observation)
+    except ConquianError as exc:
+        raise MessageError(f"act: {exc}") from None
+    except (RecursionError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise MessageError(f"act: the observation cannot be read ({type(exc).__name__})") from None
+    if not obs.legal_actions:
+        raise MessageError("act: the observation lists no legal action")
+    try:
+        action = bot.act(obs)
+    except ConquianError as exc:
+        raise MessageError(f"act: {exc}") from None
+    except Exception as exc:  # the bot's own failure: answered, and serving goes on
+        raise MessageError(
+            f"act: the bot {bot.name!r} failed on this observation: {type(exc).__name__}: {exc}"
+        ) from None
+    answer: dict[str, Any] = {"type": "action", "action": str(action)}
+    if bot.reason:
+        answer["info"] = bot.reason
+    return answer
 
 
 __all__ = [
     "DEFAULT_TIME_LIMIT_MS",
+    "MAX_LINE",
     "PROTOCOL_VERSION",
     "BotFailure",
     "ExternalBot",
+    "MessageError",
     "act_message",
     "hello_message",
+    "iter_lines",
     "new_deal_message",
+    "read_message",
     "result_message",
     "serve",
 ]

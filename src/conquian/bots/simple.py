@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..actions import Action, ActionKind
 from ..cards import NUM_RANKS, mask_indices
+from ..errors import ConquianError
 from ..melds import partition_mask
 from ..observation import Observation
 from .base import Bot
@@ -15,8 +16,17 @@ class RandomBot(Bot):
     name = "random"
 
     def act(self, obs: Observation) -> Action:
+        _check_legal(obs, self.name)
         self.reason = "random choice"
         return self.rng.choice(obs.legal_actions)
+
+
+def _check_legal(obs: Observation, name: str) -> None:
+    """:raises ConquianError: if the observation offers no action to choose from."""
+    if not obs.legal_actions:
+        raise ConquianError(
+            f"The {name} bot has no legal action to choose from in this observation."
+        )
 
 
 def neighbour_count(card: int, hand: int) -> int:
@@ -40,6 +50,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def act(self, obs: Observation) -> Action:
+        _check_legal(obs, self.name)
         legal = obs.legal_actions
         kinds = {a.kind for a in legal}
         if ActionKind.FORCE in kinds:
@@ -55,4 +66,4 @@ class GreedyBot(Bot):
             self.reason = "discards its most isolated card"
             return min(discards, key=lambda a: (neighbour_count(a.card, hand), -(a.card % 10)))
         self.reason = "the card does not meld"
-        return next(a for a in legal if not a.melds)
+        return next((a for a in legal if not a.melds), legal[0])
