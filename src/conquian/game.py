@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from .actions import Action
 from .cards import DeckStyle
 from .errors import IllegalActionError
+from .fair import FairShuffle
 from .notation import parse_action
 from .observation import Observation, PublicEvent, observe, public_event
 from .rules import Rules, find_rules
@@ -44,6 +45,8 @@ class Game:
         self.stake = stake
         self.players: tuple[str, ...] = tuple(players)
         self.state = GameState.deal(self.rules, deck=self.deck, dealer=dealer, stake=stake)
+        self.fair: FairShuffle | None = None
+        """How the deck was shuffled, when whoever dealt it did so provably fairly."""
         self.history: list[PublicEvent] = []
         """Every action played, with the player and the card it concerned."""
         self._before: list[GameState] = []

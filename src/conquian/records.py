@@ -38,6 +38,7 @@ from typing import Any
 from .actions import Action
 from .cards import CARDS, NUM_CARDS, format_mask, iter_card_tokens
 from .errors import ConquianError, InvalidNotationError, RecordError
+from .fair import MAX_CLIENT_SEED_BYTES, FairnessError, FairShuffle
 from .game import Game
 from .match import Match
 from .rules import find_rules
@@ -102,6 +103,8 @@ class GameRecord:
     viewpoint: int | None = None
     """Set in a redacted record: the player whose view it is."""
     meta: dict[str, str] = field(default_factory=dict)
+    fair: FairShuffle | None = None
+    """How the deck was shuffled, when it was shuffled provably fairly (see :mod:`conquian.fair`)."""
 
     @classmethod
     def from_game(cls, game: Game, /, **meta: str) -> GameRecord:
@@ -116,7 +119,23 @@ class GameRecord:
             seed=game.seed,
             result=format_result(game.state.outcome()),
             meta=dict(meta),
+            fair=game.fair,
         )
+
+    def verify_shuffle(self) -> None:
+        """Check that the deck is the one its fair shuffle's seeds give, and that the revealed
+        server seed is the one committed to before the deal.
+
+        :raises RecordError: naming what does not hold (or that the record has no fair shuffle).
+        """
+        if self.fair is None:
+            raise RecordError("The record has no fair shuffle to check (no [fair] entry).")
+        if -1 in self.deck:
+            raise RecordError("A redacted record hides cards of its deck: it cannot be checked.")
+        try:
+            self.fair.verify(self.deck)
+        except FairnessError as exc:
+            raise RecordError(str(exc)) from None
 
     # ------------------------------------------------------------------ text
 
@@ -148,6 +167,8 @@ class GameRecord:
         ]
         if self.viewpoint is not None:
             lines.append(f"viewpoint = {self.viewpoint}")
+        if self.fair is not None:
+            lines.append(f"fair = {_fair_text(self.fair)}")
         deck = " ".join(str(CARDS[i]) if i >= 0 else HIDDEN for i in self.deck)
         lines.append(f"deck = {q(deck)}")
         lines.append(f"result = {q(self.result)}")
@@ -210,6 +231,7 @@ class GameRecord:
             result=_typed(data, "result", str, "*"),
             viewpoint=viewpoint,
             meta=_meta(meta),
+            fair=_read_fair(data.get("fair")),
         )
 
     # ---------------------------------------------------------------- replay
@@ -253,7 +275,7 @@ class GameRecord:
 
     def _new_game(self) -> Game:
         try:
-            return Game(
+            game = Game(
                 self.rules,
                 deck=self._full_deck(),
                 dealer=self.dealer,
@@ -263,6 +285,8 @@ class GameRecord:
             )
         except ConquianError as exc:
             raise RecordError(f"The record's deal cannot be set up: {exc}") from None
+        game.fair = self.fair
+        return game
 
     def _push_actions(self, game: Game) -> Iterator[tuple[int, Action]]:
         """Play the record's actions on ``game``; yields each number and action once played."""
@@ -304,7 +328,52 @@ class GameRecord:
             if state.centre >= 0:
                 seen |= 1 << state.centre
         deck = tuple(i if seen >> i & 1 else -1 for i in self._full_deck())
-        return replace(self, deck=deck, seed=None, viewpoint=player)
+        fair = None if self.fair is None else replace(self.fair, server_seed=None)
+        return replace(self, deck=deck, seed=None, viewpoint=player, fair=fair)
+
+
+def _fair_text(fair: FairShuffle) -> str:
+    """A fair shuffle as a TOML inline table."""
+    q = json.dumps
+    parts = [f"algorithm = {q(fair.algorithm)}", f"commitment = {q(fair.commitment)}"]
+    parts.append(f"client_seeds = [{', '.join(q(c.hex()) for c in fair.client_seeds)}]")
+    if fair.server_seed is not None:
+        parts.append(f"server_seed = {q(fair.server_seed.hex())}")
+    return "{ " + ", ".join(parts) + " }"
+
+
+def _hex(value: Any, what: str, most: int) -> bytes:
+    if not isinstance(value, str) or len(value) > 2 * most:
+        raise RecordError(f"'fair' {what} must be hexadecimal text of at most {most} bytes.")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise RecordError(f"'fair' {what} must be hexadecimal text, got {_show(value)}.") from None
+
+
+def _read_fair(value: Any) -> FairShuffle | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError(
+            "'fair' must be a table (algorithm, commitment, client_seeds, server_seed)."
+        )
+    algorithm, published = value.get("algorithm"), value.get("commitment")
+    if not isinstance(algorithm, str) or len(algorithm) > 60:
+        raise RecordError("'fair' needs the name of its algorithm.")
+    if not isinstance(published, str) or len(published) != 64:
+        raise RecordError("'fair' needs its commitment: 64 hexadecimal digits (SHA-256).")
+    _hex(published, "commitment", 32)
+    clients = value.get("client_seeds", [])
+    if not isinstance(clients, list) or len(clients) > 8:
+        raise RecordError("'fair' client_seeds must be a list of at most 8 seeds.")
+    server = value.get("server_seed")
+    return FairShuffle(
+        commitment=published.lower(),
+        client_seeds=tuple(_hex(c, "client seed", MAX_CLIENT_SEED_BYTES) for c in clients),
+        server_seed=None if server is None else _hex(server, "server_seed", 32),
+        algorithm=algorithm,
+    )
 
 
 def _meta_lines(meta: dict[str, str]) -> list[str]:
@@ -566,11 +635,16 @@ class MatchRecord:
             if match.is_over:
                 raise RecordError(f"Deal {number}: the match was already over.")
             try:
-                if self.seed is None:  # no seed to check against: the deck is the record's
+                if deal.fair is not None:  # the deck is the fair shuffle's, checked once revealed
+                    if deal.fair.server_seed is not None:
+                        deal.verify_shuffle()
+                    game = match.new_game(deal.players, deck=deal._full_deck(), seed=deal.seed)
+                elif self.seed is None:  # no seed to check against: the deck is the record's
                     game = match.new_game(deal.players, deck=deal._full_deck(), seed=deal.seed)
                 else:
                     game = match.new_game(deal.players)
-                if self.seed is not None and game.deck != deal.deck:
+                game.fair = deal.fair
+                if self.seed is not None and deal.fair is None and game.deck != deal.deck:
                     raise RecordError("it was not dealt from this match's seed")
                 if (game.dealer, game.stake) != (deal.dealer, deal.stake):
                     raise RecordError(
