@@ -25,7 +25,18 @@ from pathlib import Path
 from ..bots import BOT_NAMES, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
-from ..present.spans import Span
+from ..present.terminal import (
+    HOTSEAT_NAMES,
+    PERSON_NAME,
+    backup_kept,
+    bot_record_name,
+    command_error,
+    deals_too_few,
+    no_save_found,
+    opponent_note,
+    resume_command,
+    saved_where_line,
+)
 from ..rules import MatchKind, find_rules
 from .replay import run_replay_step
 from .session import Session, check_opponent, pick_default_level
@@ -130,12 +141,7 @@ def wants_replay_step(args: argparse.Namespace) -> bool:
 
 
 def _resume_command(args: argparse.Namespace) -> str:
-    command = "conquian play --resume"
-    if args.save_dir:
-        command += f" --save-dir {args.save_dir}"
-    if args.plain:
-        command += " --plain"
-    return command
+    return resume_command(args.save_dir, args.plain)
 
 
 def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
@@ -145,14 +151,14 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
         rules = rules.with_flags(deck_style=DeckStyle(args.deck))
     if args.deals is not None:
         if args.deals < 1:
-            raise PlayError(f"--deals must be at least 1, got {args.deals}.")
+            raise PlayError(deals_too_few(args.deals))
         rules = rules.with_flags(match=MatchKind.N_DEALS, match_target=args.deals)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bot_seed = random.Random(f"bot:{seed}").randrange(2**63)
     note = ""
     if args.hotseat:
         opponent = None
-        names = ("Player 1", "Player 2")
+        names = HOTSEAT_NAMES
         humans: tuple[int, ...] = (0, 1)
     else:
         if args.bot:
@@ -161,12 +167,9 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
             opponent = args.level
         else:
             opponent, seconds = pick_default_level(rules)
-            note = (
-                f"Your opponent: the {opponent} bot (it answered in {seconds:.1f} s here; "
-                "--level easy|medium|hard|expert to change)."
-            )
+            note = opponent_note(opponent, seconds)
         check_opponent(opponent)
-        names = ("You", f"Bot ({opponent})")
+        names = (PERSON_NAME, bot_record_name(opponent))
         humans = (0,)
     saved = SavedMatch(
         rules=rules.to_spec(),
@@ -191,15 +194,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         saved, note = _new_saved(args)
     screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
     if args.resume and not resumed:
-        screen.say(f"There is no saved game in {store.root}; starting a new one.")
+        screen.say(no_save_found(store.root))
     elif not resumed and store.has_save():
         backup = store.save_path.with_name("saved-game.previous.json")
         store.save_path.replace(backup)
-        screen.say(f"The unfinished game saved before was kept as {backup}.")
+        screen.say(backup_kept(backup))
     session = Session(screen, store, saved, resume_command=_resume_command(args))
     session.welcome(resumed, note)
     status = session.run()
-    screen.say([Span(f"(Saved games and records are kept in {store.root})", "dim")])
+    screen.say(saved_where_line(store.root))
     return status
 
 
@@ -229,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except ConquianError as exc:
-        print(f"conquian: error: {exc}", file=sys.stderr)
+        print(command_error(exc), file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -24,7 +24,23 @@ from pathlib import Path
 from ..actions import Action
 from ..cards import DeckStyle
 from ..observation import PublicEvent, observe, public_event
-from ..present.spans import BOLD, CMD, DIM, NOTE, Line, Span
+from ..present.spans import BOLD, NOTE, Line, Span
+from ..present.terminal import (
+    KEYS_HELP,
+    PERSON_NAME,
+    REPLAY_PROMPT,
+    UNFINISHED_DEAL,
+    deal_start_line,
+    move_line,
+    no_such_move,
+    record_edge,
+    redacted_view,
+    replay_footer,
+    replay_header,
+    replay_label,
+    replay_title,
+    this_view_label,
+)
 from ..present.words import Names, describe_events, outcome_lines
 from ..records import GameRecord, load_record
 from ..rules import find_rules
@@ -106,7 +122,7 @@ class ReplayViewer:
         self.finished = self.states[-1].is_over
         short = tuple(_short(name) for name in record.players)
         # a record of `conquian play` calls the person "You": keep the grammar right
-        me = next((p for p in (0, 1) if short[p] == "You"), None)
+        me = next((p for p in (0, 1) if short[p] == PERSON_NAME), None)
         self.names = Names((short[0], short[1]), me=me)
 
     @property
@@ -127,22 +143,11 @@ class ReplayViewer:
             hands = [observe(state, 0).hand_mask, observe(state, 1).hand_mask]
         else:
             hands = [None, None]
-        labels = [f"p{p} {self.record.players[p]}" for p in (0, 1)]
+        labels = [replay_label(p, self.record.players[p]) for p in (0, 1)]
         if self.view is not None:
-            labels[self.view] += " (this view)"
+            labels[self.view] = this_view_label(labels[self.view])
         log = describe_events(history, self.names, look, state.rules.cards_to_win)
-        dot = look.sep
-        header: list[Line] = [
-            [
-                Span(f"Move {k} of {self.last}", BOLD),
-                Span(dot, DIM),
-                Span(f"dealer p{state.dealer}"),
-                Span(dot, DIM),
-                Span(f"stake {state.stake}"),
-                Span(dot, DIM),
-                Span(f"rules {self.record.rules}"),
-            ]
-        ]
+        header = [replay_header(k, self.last, state.dealer, state.stake, self.record.rules, look)]
         board = Board(
             obs=obs,
             names=self.names,
@@ -156,16 +161,16 @@ class ReplayViewer:
         lines = board_lines(board, look)
         lines.append([])
         if k == 0:
-            lines.append([Span("The deal. ", BOLD), Span(f"{len(self.events)} moves follow.")])
+            lines.append(deal_start_line(len(self.events)))
         else:
-            lines.append([Span(f"Move {k}: ", BOLD), *(log[-1] if log else [])])
+            lines.append(move_line(k, log[-1] if log else []))
         if state.is_over:
             outcome = state.outcome()
             assert outcome is not None
             shown = (hands[0] or 0, hands[1] or 0)
             lines += outcome_lines(outcome, obs.tables, shown, self.names, look)
         if not self.finished and self.view is None:
-            lines.append([Span("This deal is unfinished: hands stay hidden (use --view P).", NOTE)])
+            lines.append([Span(UNFINISHED_DEAL, NOTE)])
         return lines
 
     def show(self, k: int, footer: Line) -> None:
@@ -176,28 +181,7 @@ class ReplayViewer:
     def run(self, keys: bool) -> int:
         """Show the record; ``keys`` reads single keys, else lines."""
         k = 0
-        look = self.screen.look
-        if keys:
-            arrows = ("\u2192", "\u2190") if look.symbols else ("right", "left")
-            footer: Line = [
-                Span(f"n/{arrows[0]}", CMD),
-                Span(" next   "),
-                Span(f"p/{arrows[1]}", CMD),
-                Span(" back   "),
-                Span("g/G", CMD),
-                Span(" first/last   "),
-                Span("q", CMD),
-                Span(" quit"),
-            ]
-        else:
-            footer = [
-                Span("Enter or n", CMD),
-                Span(" next, "),
-                Span("p", CMD),
-                Span(" back, a move number to jump, "),
-                Span("q", CMD),
-                Span(" quit"),
-            ]
+        footer = replay_footer(keys, self.screen.look)
         try:
             with _key_reader(keys) as read:
                 while True:
@@ -209,7 +193,7 @@ class ReplayViewer:
                             if 0 <= target <= self.last:
                                 k = target
                                 break
-                            self.screen.error(f"There are moves 0 to {self.last}.")
+                            self.screen.error(no_such_move(self.last))
                             continue
                         if command == QUIT:
                             return 0
@@ -226,17 +210,9 @@ class ReplayViewer:
                             k = self.last
                             break
                         if command in (NEXT, PREV):
-                            edge = "end" if command == NEXT else "start"
-                            self.screen.say(
-                                [
-                                    Span(
-                                        f"This is the {edge} of the record ({self.last} moves).",
-                                        DIM,
-                                    )
-                                ]
-                            )
+                            self.screen.say(record_edge(command == NEXT, self.last))
                         else:
-                            self.screen.error("Keys: n next, p back, q quit.")
+                            self.screen.error(KEYS_HELP)
         except EOFError:
             return 0
         except KeyboardInterrupt:
@@ -260,7 +236,7 @@ def _key_reader(keys: bool) -> Iterator[Callable[[Screen], str]]:
     if not keys:
 
         def read_line(screen: Screen) -> str:
-            text = screen.ask("replay> ").strip()
+            text = screen.ask(REPLAY_PROMPT).strip()
             return text if text.isdigit() else _LINES.get(text.lower(), text or NEXT)
 
         yield read_line
@@ -303,13 +279,11 @@ def step_replay(
     record = load_record(str(path))
     if record.viewpoint is not None:
         if view is not None and view != record.viewpoint:
-            raise PlayError(
-                f"This record is redacted to p{record.viewpoint}'s view; it cannot show p{view}'s."
-            )
+            raise PlayError(redacted_view(record.viewpoint, view))
         view = record.viewpoint
     rules_deck = _deck_of(record)
     screen = screen or make_screen(plain_text, rules_deck)
-    viewer = ReplayViewer(screen, record, view, f"Replay: {Path(path).name}")
+    viewer = ReplayViewer(screen, record, view, replay_title(Path(path).name))
     keys = screen.fancy and sys.stdin.isatty() and screen.is_tty
     return viewer.run(keys)
 

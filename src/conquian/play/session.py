@@ -29,18 +29,59 @@ from ..notation import parse_action
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.rules_text import describe
-from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, Line, Span, melds_spans
+from ..present.spans import DIM, Line, Span, melds_spans
+from ..present.terminal import (
+    ANSWER_YES_OR_NO,
+    BOT_NAME,
+    DEFAULT_PROMPT,
+    NEW_MATCH_PROMPT,
+    NEXT_DEAL_PROMPT,
+    NO_CARD_TO_TAKE,
+    NO_MOVES_YET,
+    NO_OPPONENT_SAVED,
+    OTHER_RULES_SAVED,
+    PROMPTS,
+    THANKS,
+    WRONG_MATCH_SAVED,
+    also_spans,
+    bot_sees_everything,
+    bot_thinking,
+    cannot_resume,
+    cannot_take,
+    choice_line,
+    choose_number,
+    choose_prompt,
+    game_title,
+    hint_lines,
+    hint_thinking,
+    hotseat_prompt,
+    illegal_bot_action,
+    log_heading,
+    no_take_lays,
+    not_understood,
+    numbered,
+    pass_device_lines,
+    ready_prompt,
+    record_lines,
+    resumed_line,
+    turn_line,
+    ways_heading,
+    welcome_line,
+    you_label,
+)
+from ..present.terminal import resume_command as default_resume_command
+from ..present.terminal import saved_message as saved_message_line
 from ..present.words import (
     Names,
     deal_heading,
     describe_action,
     describe_events,
     help_text,
+    match_line,
     match_result_line,
     options_line,
     outcome_lines,
     payment_lines,
-    score_text,
     situation,
     take_short_forms,
 )
@@ -64,13 +105,6 @@ TABLE_WORDS = frozenset({"table", "t", "show", "board"})
 ACTION_WORDS = frozenset(
     {"take", "decline", "pass", "force", "noforce", "no-force", "discard", "yes", "no"}
 )
-PROMPTS = {
-    Phase.OFFER: "take or decline> ",
-    Phase.TURN: "take or pass> ",
-    Phase.FORCE: "force or no> ",
-    Phase.FORCED: "take (forced)> ",
-    Phase.DISCARD: "discard> ",
-}
 
 
 class QuitRequest(Exception):
@@ -106,7 +140,7 @@ def check_opponent(name: str) -> Bot:
     """The bot for a name or level; an error for unknown names and for bots that cheat."""
     bot = make_bot(name, rng=random.Random())
     if bot.sees_everything:
-        raise PlayError(f"The {name} bot sees every card; it is for measurements, not for play.")
+        raise PlayError(bot_sees_everything(name))
     return bot
 
 
@@ -126,7 +160,7 @@ class Session:
     screen: Screen
     store: Store
     saved: SavedMatch
-    resume_command: str = "conquian play --resume"
+    resume_command: str = field(default_factory=default_resume_command)
     notes: list[Line] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -159,8 +193,8 @@ class Session:
                 seats.append(_Seat(record_name, record_name))
             else:
                 if self.saved.opponent is None:
-                    raise PlayError("The saved game names no opponent for a computer seat.")
-                seats.append(_Seat("Bot", record_name, check_opponent(self.saved.opponent)))
+                    raise PlayError(NO_OPPONENT_SAVED)
+                seats.append(_Seat(BOT_NAME, record_name, check_opponent(self.saved.opponent)))
         return seats
 
     def _rebuild(self) -> Table:
@@ -172,12 +206,12 @@ class Session:
             else:
                 record = MatchRecord.loads(saved.match)
                 if (record.seed, record.players) != (saved.match_seed, saved.names):
-                    raise PlayError("the saved match is not the one this save describes")
+                    raise PlayError(WRONG_MATCH_SAVED)
                 if find_rules(record.rules) != self.rules:
-                    raise PlayError("the saved match is played under other rules")
+                    raise PlayError(OTHER_RULES_SAVED)
                 match = record.to_match()
         except (ConquianError, ValueError) as exc:
-            raise PlayError(f"The saved game cannot be resumed: {exc}") from None
+            raise PlayError(cannot_resume(exc)) from None
         table = self._table(match)
         if match.deal is not None:
             table.resume_bots()
@@ -195,11 +229,7 @@ class Session:
         self.store.save(self.saved)
 
     def saved_message(self) -> Line:
-        return [
-            Span("Game saved. ", GOOD),
-            Span("Continue it with: "),
-            Span(self.resume_command, CMD),
-        ]
+        return saved_message_line(self.resume_command)
 
     # -------------------------------------------------------------- loop
 
@@ -222,9 +252,9 @@ class Session:
         while True:
             if self.game is None:
                 if self.match.is_over:
-                    if not self._ask_yes("new match? [Y/n]> "):
+                    if not self._ask_yes(NEW_MATCH_PROMPT):
                         self.store.delete()
-                        self.screen.say("Thanks for playing!")
+                        self.screen.say(THANKS)
                         return 0
                     self._new_match()
                 self._start_deal()
@@ -232,7 +262,7 @@ class Session:
             self._end_deal()
             if self.match.is_over:
                 self._show_match_result()
-            elif not self._ask_yes("next deal? [Y/n]> "):
+            elif not self._ask_yes(NEXT_DEAL_PROMPT):
                 self.screen.say(self.saved_message())
                 return 0
 
@@ -274,13 +304,13 @@ class Session:
             except IllegalActionError:
                 if self.table.bot_to_act() is None:
                     raise
-                raise PlayError(f"The bot chose an action that is not legal: {action}.") from None
+                raise PlayError(illegal_bot_action(action)) from None
             self.save()
 
     def _bot_action(self, p: int) -> Action:
         turn = self.table.bot_turn(p)  # seeded: the same position gets the same choice
         if turn.bot.name in SLOW_BOTS:
-            with self.screen.thinking(f"{self.seats[p].name} is thinking{self.look.ellipsis}"):
+            with self.screen.thinking(bot_thinking(self.seats[p].name, self.look)):
                 return turn.decide()
         return turn.decide()
 
@@ -292,7 +322,7 @@ class Session:
     def _labels(self, viewer: int | None) -> tuple[str, str]:
         labels = [seat.label for seat in self.seats]
         if self.hotseat and viewer is not None:
-            labels[viewer] += " (you)"
+            labels[viewer] = you_label(labels[viewer])
         return labels[0], labels[1]
 
     def _header(self, viewer: int | None, stake: int) -> list[Line]:
@@ -309,10 +339,6 @@ class Session:
                 self.look,
             )
         ]
-
-    def _score(self, names: Names, p: int) -> str:
-        """``You +1``, or ``Player 2 (-1)`` where the name ends in a number."""
-        return score_text(names, p, self.match.balance)
 
     def _board(
         self, viewer: int, hands: tuple[int | None, int | None], *, neutral: bool = False
@@ -336,9 +362,7 @@ class Session:
         return board_lines(board, self.look)
 
     def _title(self) -> Line:
-        spec = self.rules.to_spec()
-        extra = "" if spec == "standard" else f" ({spec} rules)"
-        return [Span(f" Conquian{extra} ", BOLD)]
+        return game_title(self.rules.to_spec())
 
     def _draw(self, p: int) -> None:
         game = self.game
@@ -351,40 +375,28 @@ class Session:
         if self.notes:
             self.screen.say(*self.notes)
             self.notes = []
-        turn = "Your turn" if not self.hotseat else f"{self.seats[p].name}, your turn"
-        self.screen.say(
-            [Span(turn + ": ", "bold yellow"), *situation(obs, self._names(p), self.look)]
-        )
+        name = self.seats[p].name if self.hotseat else None
+        self.screen.say(turn_line(name, situation(obs, self._names(p), self.look)))
         self._show_options(obs)
 
     def _show_options(self, obs: Observation) -> None:
-        self.screen.say(
-            [
-                *options_line(obs, self.look),
-                Span("   (also: ", DIM),
-                Span("hint help log quit", DIM),
-                Span(")", DIM),
-            ]
-        )
+        self.screen.say([*options_line(obs, self.look), *also_spans()])
 
     def _pass_device(self, p: int) -> None:
         """Hide the hand on screen until the next player is at the device."""
         self.screen.clear()
         other = self.seats[1 - p].name
         name = self.seats[p].name
-        self.screen.say(
-            [Span(f"Pass the device to {name}.", "bold yellow")],
-            f"{other}, please look away: the next screen shows {name}'s hand.",
-        )
+        self.screen.say(*pass_device_lines(name, other))
         self.shown = None
-        self.screen.ask(f"{name}, press Enter when ready> ")
+        self.screen.ask(ready_prompt(name))
         self.shown = p
 
     # ------------------------------------------------------------ input
 
     def _prompt(self, p: int, obs: Observation) -> str:
-        prompt = PROMPTS.get(obs.phase, "> ")
-        return f"{self.seats[p].name}, {prompt}" if self.hotseat else prompt
+        prompt = PROMPTS.get(obs.phase, DEFAULT_PROMPT)
+        return hotseat_prompt(self.seats[p].name, prompt) if self.hotseat else prompt
 
     def _human_action(self, p: int) -> Action:
         game = self.game
@@ -426,11 +438,9 @@ class Session:
         if words[0] == "take" and not any(a.kind is ActionKind.TAKE for a in obs.legal_actions):
             if obs.phase in (Phase.OFFER, Phase.TURN):
                 centre = self.look.label(obs.centre)
-                self.screen.error(
-                    f"{centre} does not fit anything of yours, so you cannot take it."
-                )
+                self.screen.error(cannot_take(centre))
             else:
-                self.screen.error("There is no card to take now.")
+                self.screen.error(NO_CARD_TO_TAKE)
             self._show_options(obs)
             return None
         try:
@@ -444,11 +454,11 @@ class Session:
         except InvalidNotationError as exc:
             named = self._cards_named(text) if words[0] == "take" else None
             if named:  # cards that are fine, but no meld reading of them works
-                self.screen.error(f"No legal take lays exactly {self.look.typed(named)}.")
+                self.screen.error(no_take_lays(self.look.typed(named)))
             elif words[0] in ACTION_WORDS:
                 self.screen.error(str(exc))
             else:
-                self.screen.error(f"I don't understand {text!r}.")
+                self.screen.error(not_understood(text))
         except IllegalActionError as exc:
             self.screen.error(illegal_action_words(exc, self._names(p)))
         self._show_options(obs)
@@ -473,22 +483,15 @@ class Session:
             for a in group
         }
         width = max(len(forms.get(id(a), str(a))) for a in actions)
-        doing = "take it" if actions[0].kind is ActionKind.TAKE else "lay cards and pass"
-        self.screen.say(f"{len(actions)} ways to {doing}; your table would be:")
+        take = actions[0].kind is ActionKind.TAKE
+        self.screen.say(ways_heading(len(actions), take))
         for i, action in enumerate(actions, start=1):
             form = forms.get(id(action), str(action))
-            self.screen.say(
-                [
-                    Span(f"  {i:>2}. "),
-                    Span(form.ljust(width), CMD),
-                    Span("  \u2192  " if look.symbols else "  ->  ", DIM),
-                    *melds_spans(look, action.melds),
-                ]
-            )
+            self.screen.say(choice_line(i, form, width, melds_spans(look, action.melds), look))
         while True:
-            prompt = f"choose 1-{len(actions)} (Enter: back)> "
+            prompt = choose_prompt(len(actions))
             if self.hotseat:
-                prompt = f"{self.seats[obs.viewer].name}, {prompt}"
+                prompt = hotseat_prompt(self.seats[obs.viewer].name, prompt)
             text = self.screen.ask(prompt).strip().lower()
             if text in ("", "back", "b", "cancel", "c"):
                 return None
@@ -496,17 +499,17 @@ class Session:
                 raise QuitRequest
             if text.isdigit() and 1 <= int(text) <= len(actions):
                 return actions[int(text) - 1]
-            self.screen.error(f"Type a number from 1 to {len(actions)}, or press Enter to go back.")
+            self.screen.error(choose_number(len(actions)))
 
     def _show_log(self, p: int) -> None:
         game = self.game
         assert game is not None
         lines = describe_events(game.history, self._names(p), self.look, self.rules.cards_to_win)
-        self.screen.say([Span(f"Deal {self.deal_number}, every move so far:", BOLD)])
+        self.screen.say(log_heading(self.deal_number))
         if not lines:
-            self.screen.say("  (no moves yet)")
+            self.screen.say(NO_MOVES_YET)
         for i, line in enumerate(lines, start=1):
-            self.screen.say([Span(f"  {i:>2}. "), *line])
+            self.screen.say(numbered(i, line))
 
     def _hint(self, p: int, obs: Observation) -> None:
         if self._hint_bot is None:
@@ -516,12 +519,9 @@ class Session:
         game = self.game
         assert game is not None
         bot.rng.seed(f"hint:{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
-        with self.screen.thinking(f"Thinking{self.look.ellipsis}"):
+        with self.screen.thinking(hint_thinking(self.look)):
             action = bot.act(obs)
-        self.screen.say(
-            [Span("Hint: ", NOTE), *describe_action(action, obs, self.look)],
-            [Span("  why: ", DIM), Span(bot.reason or "-", DIM)],
-        )
+        self.screen.say(*hint_lines(describe_action(action, obs, self.look), bot.reason))
 
     def _ask_yes(self, prompt: str) -> bool:
         while True:
@@ -530,7 +530,7 @@ class Session:
                 return True
             if text in ("n", "no") or text in QUIT_WORDS:
                 return False
-            self.screen.error("Please answer y or n.")
+            self.screen.error(ANSWER_YES_OR_NO)
 
     # --------------------------------------------------- end of a deal
 
@@ -570,12 +570,8 @@ class Session:
                 next_value=self.match.deal_value(),
             )
         )
-        balance = ", ".join(self._score(names, p) for p in (0, 1))
-        self.screen.say([Span("Match: ", BOLD), Span(balance)])
-        self.screen.say(
-            [Span("Record saved: "), Span(str(path), BOLD)],
-            [Span("Watch it again: "), Span(f"conquian replay {path} --step", CMD)],
-        )
+        self.screen.say(match_line(names, self.match.balance))
+        self.screen.say(*record_lines(path))
 
     def _show_match_result(self) -> None:
         leader = self.match.leader
@@ -586,15 +582,8 @@ class Session:
         """Notes shown under the first table."""
         if resumed:
             when = self.saved.saved_at.replace("T", " ")
-            self.notes.append([Span(f"Resumed the game saved {when}.", NOTE)])
+            self.notes.append(resumed_line(when))
         else:
-            self.notes.append(
-                [
-                    Span("Welcome to Conquian! ", GOOD),
-                    Span("Type "),
-                    Span("help", CMD),
-                    Span(" at any prompt to learn how to play."),
-                ]
-            )
+            self.notes.append(welcome_line())
         if opponent_note:
             self.notes.append([Span(opponent_note, DIM)])

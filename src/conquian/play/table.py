@@ -21,7 +21,14 @@ from ..present.spans import (
     melds_spans,
     plain,
 )
-from ..present.words import Names, centre_origin
+from ..present.terminal import (
+    DEAD_LABEL,
+    TURN_STYLE,
+    middle_labels,
+    player_labels,
+    stock_count,
+)
+from ..present.words import DEALER_NOTE, LAST_MOVES, TO_PLAY_NOTE, Names, centre_origin, hand_count
 from ..state import Phase
 
 __all__ = ["Board", "board_lines"]
@@ -50,11 +57,12 @@ def _seen_lines(obs: Observation, look: CardLook) -> list[Line]:
     """Every card that has been face up, by suit; dead ones dimmed."""
     seen = obs.seen_mask
     width = max(len(look.label(i)) - 1 for i in range(NUM_RANKS))
+    label = middle_labels()[2]
     lines: list[Line] = []
     row: Line = []
     for suit in range(NUM_SUITS):
         if suit % 2 == 0:
-            row = [Span("Seen:    " if suit == 0 else "         ")]
+            row = [Span(label if suit == 0 else " " * len(label))]
         else:
             row.append(Span("    "))
         row.append(Span(look.suit_text(suit) + " ", look.style(suit * NUM_RANKS)))
@@ -64,8 +72,8 @@ def _seen_lines(obs: Observation, look: CardLook) -> list[Line]:
                 row.append(Span(" "))
             if seen >> index & 1:
                 dead = obs.dead_mask >> index & 1
-                label = look.label(index)[:-1].rjust(width)
-                row.append(Span(label, DIM if dead else look.style(index)))
+                rank_label = look.label(index)[:-1].rjust(width)
+                row.append(Span(rank_label, DIM if dead else look.style(index)))
             else:
                 row.append(Span(look.dot.rjust(width), DIM))
         if suit % 2 == 1:
@@ -79,17 +87,18 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     head: Line = [Span(board.labels[p], style)]
     notes: list[str] = []
     if obs.dealer == p:
-        notes.append("dealer")
+        notes.append(DEALER_NOTE)
     hand = board.hands[p]
     count = obs.hand_counts[p]
-    notes.append(f"{count} card{'s' if count != 1 else ''} in hand")
+    notes.append(hand_count(count))
     for note in notes:
         head += [Span(look.sep, DIM), Span(note)]
     if obs.phase is not Phase.OVER and obs.to_act == p:
-        head += [Span(look.sep, DIM), Span("to play", "bold yellow")]
-    lines = [head, [Span("  table: "), *melds_spans(look, obs.tables[p])]]
+        head += [Span(look.sep, DIM), Span(TO_PLAY_NOTE, TURN_STYLE)]
+    table_label, hand_label = player_labels()
+    lines = [head, [Span(table_label), *melds_spans(look, obs.tables[p])]]
     if hand is not None:
-        lines.append([Span("  hand:  "), *hand_spans(look, hand)])
+        lines.append([Span(hand_label), *hand_spans(look, hand)])
     return lines
 
 
@@ -97,6 +106,7 @@ def board_lines(board: Board, look: CardLook) -> list[Line]:
     """The lines of the table, the viewer's side at the bottom."""
     obs = board.obs
     top = 1 - board.bottom
+    centre_label, stock_label, _ = middle_labels()
     lines: list[Line] = [*board.header]
     if lines:
         lines.append([])
@@ -105,18 +115,18 @@ def board_lines(board: Board, look: CardLook) -> list[Line]:
     if obs.centre >= 0:
         lines.append(
             [
-                Span("Centre:  "),
+                Span(centre_label),
                 card_span(look, obs.centre),
                 Span(f"   {centre_origin(obs, board.names)}", DIM),
             ]
         )
     else:
-        lines.append([Span("Centre:  "), Span(look.dash, DIM)])
+        lines.append([Span(centre_label), Span(look.dash, DIM)])
     stock = obs.stock_count
     first: Line = [
-        Span("Stock:   "),
-        Span(f"{stock:>2} card{'s' if stock != 1 else ' '}", BOLD),
-        Span("      Dead: "),
+        Span(stock_label),
+        Span(stock_count(stock), BOLD),
+        Span(f"      {DEAD_LABEL} "),
     ]
     indent = len(plain(first))
     dead = mask_indices(obs.dead_mask)
@@ -131,6 +141,6 @@ def board_lines(board: Board, look: CardLook) -> list[Line]:
     lines += _player_lines(board, board.bottom, look)
     if board.log_size and board.log:
         lines.append([])
-        lines.append([Span("Last moves", BOLD)])
+        lines.append([Span(LAST_MOVES, BOLD)])
         lines += [[Span("  "), *line] for line in board.log[-board.log_size :]]
     return lines

@@ -39,12 +39,17 @@ from .spans import (
 )
 
 __all__ = [
+    "DEALER_NOTE",
+    "LAST_MOVES",
+    "TO_PLAY_NOTE",
     "Names",
     "centre_origin",
     "deal_heading",
     "describe_action",
     "describe_events",
+    "hand_count",
     "help_text",
+    "match_line",
     "match_result_line",
     "options_line",
     "outcome_lines",
@@ -448,6 +453,25 @@ def deal_heading(
             line.append(Span(", "))
         line.append(Span(score_text(names, p, balance), BOLD))
     return line
+
+
+def match_line(names: Names, balance: Sequence[int]) -> Line:
+    """The match after a deal: ``Match: You +1, Bot -1``."""
+    text = ", ".join(score_text(names, p, balance) for p in (0, 1))
+    return [Span("Match: ", BOLD), Span(text)]
+
+
+DEALER_NOTE = "dealer"
+"""Beside the dealer's name on the table."""
+TO_PLAY_NOTE = "to play"
+"""Beside the name of the player to act."""
+LAST_MOVES = "Last moves"
+"""The heading of the last few moves under the table."""
+
+
+def hand_count(count: int) -> str:
+    """How many cards a player holds, beside his name: ``10 cards in hand``."""
+    return f"{count} card{'s' if count != 1 else ''} in hand"
 
 
 def match_result_line(leader: int | None, names: Names) -> Line:

@@ -1,0 +1,182 @@
+"""The terminal front end (``conquian.play``) holds no English sentence of its own.
+
+Every sentence a person reads lives in the words layer (``conquian.present``: the game
+words in ``words.py``, the terminal's own in ``terminal.py``), so that it can be
+translated in one place.  This test reads ``src/conquian/play/*.py`` with :mod:`ast`
+and fails, listing them, on string constants that look like English: two or more words,
+a prompt (ending in ``"> "``) or a label (``"Seen:"``).  Docstrings, argparse's help
+texts and Rich style names (``"bold yellow"``) are not sentences for this purpose.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import conquian.play
+from conquian.present import terminal
+from conquian.present.spans import plain
+from conquian.state import Phase
+
+PLAY = Path(conquian.play.__file__).parent
+
+SKIPPED_FILES = {
+    # the save file and its key: another change owns this module now; its file errors
+    # ("Cannot read ...") are to move to present/terminal.py after it
+    "storage.py",
+}
+ALLOWED_NAMES = {
+    # the --help description of `conquian play` (argparse help texts stay where they are)
+    "PLAY_DESCRIPTION",
+}
+ALLOWED_TEXTS = {
+    # the `event` written in each record of a finished deal: the program's name, data
+    # that records keep (and compare), not words to translate
+    "conquian play",
+}
+"""Strings left in ``play/`` on purpose, each with its reason."""
+
+ARGPARSE_TEXT = frozenset({"help", "description", "epilog", "usage", "prog", "metavar"})
+"""Keyword arguments whose text belongs to ``--help``."""
+STYLE_WORDS = frozenset(
+    {"bold", "dim", "italic", "underline", "reverse", "strike", "blink", "on", "not"}
+    | {"red", "green", "yellow", "blue", "magenta", "cyan", "white", "black", "default"}
+)
+"""The words of a Rich style (``"bold red"``), which is no sentence."""
+
+
+def looks_like_english(text: str) -> bool:
+    """Whether a string (an f-string with ``{}`` for its fields) reads as words for a person."""
+    tokens = text.split()
+    if not tokens or all(token in STYLE_WORDS for token in tokens):
+        return False
+    if text.endswith("> "):  # a prompt
+        return True
+    if len(tokens) >= 2 and any(re.search("[A-Za-z]{2}", token) for token in tokens):
+        return True
+    return any(re.fullmatch(r"\W*[A-Za-z]{2,}\S*:", token) for token in tokens)  # a label
+
+
+def _joined_text(node: ast.JoinedStr) -> str:
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts.append(value.value)
+        else:
+            parts.append("{}")
+    return "".join(parts)
+
+
+class _Finder(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.found: list[tuple[int, str]] = []
+
+    def _check(self, node: ast.expr, text: str) -> None:
+        if text not in ALLOWED_TEXTS and looks_like_english(text):
+            self.found.append((node.lineno, text))
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a docstring (of a module, class, function or attribute)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.visit(node.func)
+        for arg in node.args:
+            self.visit(arg)
+        for keyword in node.keywords:
+            if keyword.arg not in ARGPARSE_TEXT:
+                self.visit(keyword.value)
+
+    def visit_Assert(self, node: ast.Assert) -> None:
+        self.visit(node.test)  # an assertion's message is for the programmer
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if not names & ALLOWED_NAMES:
+            self.generic_visit(node)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        self._check(node, _joined_text(node))
+        for value in node.values:  # the fields' expressions, not their format specs
+            if isinstance(value, ast.FormattedValue):
+                self.visit(value.value)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str):
+            self._check(node, node.value)
+
+
+def find_sentences(source: str) -> list[tuple[int, str]]:
+    """The English-looking strings of a module's source, with their line numbers."""
+    finder = _Finder()
+    finder.visit(ast.parse(source))
+    return finder.found
+
+
+def test_play_holds_no_sentence() -> None:
+    files = sorted(p for p in PLAY.glob("*.py") if p.name not in SKIPPED_FILES)
+    assert len(files) >= 6
+    found = [
+        f"{path.name}:{line}: {text!r}"
+        for path in files
+        for line, text in find_sentences(path.read_text("utf-8"))
+    ]
+    assert not found, "sentences to move to conquian/present/terminal.py:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'PROMPT = "take or decline> "',
+        'screen.ask("discard> ")',
+        'screen.ask("> ")',
+        'screen.error(f"{centre} does not fit anything of yours, so you cannot take it.")',
+        'screen.say(f"{name}, your turn")',
+        'line = [Span(f"stake {stake}")]',
+        'row = [Span("Seen:    ")]',
+        'Span("Hint: ", NOTE)',
+        'raise PlayError(f"--deals must be at least 1, got {deals}.")',
+        'print(f"conquian: error: {exc}")',
+        'def f():\n    """Doc."""\n    return "Thanks for playing!"',
+    ],
+)
+def test_a_sentence_put_back_is_found(source: str) -> None:
+    assert find_sentences(source), source
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '"""A module docstring, with words."""',
+        'def f():\n    """A docstring."""\n    x: int = 1\n    """An attribute docstring."""',
+        'parser.add_argument("--plain", help="plain text: no colour")',
+        'argparse.ArgumentParser(prog="conquian play", description="Play the game.")',
+        'PLAY_DESCRIPTION = "Play Conquian in the terminal."',
+        'Span(text, "bold yellow")',
+        'Span(f"  {i:>2}. ")',
+        'label = f"p{p} {name}"',
+        '_KEYS = {"n": NEXT, "right": NEXT, "\\r": NEXT}',
+        'assert x, "an internal check"',
+        'name.split(" (")[0]',
+    ],
+)
+def test_what_is_not_a_sentence_is_not_found(source: str) -> None:
+    assert not find_sentences(source), source
+
+
+def test_terminal_words_read_as_before() -> None:
+    assert terminal.PROMPTS[Phase.FORCED] == "take (forced)> "
+    assert terminal.stock_count(1) == " 1 card "
+    assert terminal.stock_count(17) == "17 cards"
+    assert terminal.middle_labels() == ("Centre:  ", "Stock:   ", "Seen:    ")
+    assert terminal.player_labels() == ("  table: ", "  hand:  ")
+    assert terminal.resume_command("/tmp/x", True) == (
+        "conquian play --resume --save-dir /tmp/x --plain"
+    )
+    assert plain(terminal.game_title("standard")) == " Conquian "
+    assert plain(terminal.game_title("foster")) == " Conquian (foster rules) "
+    assert terminal.bot_record_name("hard") == "Bot (hard)"
