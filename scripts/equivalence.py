@@ -10,7 +10,8 @@ compare the printed digests:
 * ``terminal``: the whole screen of a seeded ``conquian play`` game in a pseudo-terminal,
   answered from what the screen shows;
 * ``web``: every message both players' websockets receive in a seeded friend game, played
-  through the real server app.
+  through the real server app (the seat token in the first message, or, on a version from
+  before that message, in the websocket's URL).
 
 Only the public interfaces are used (the command line, the screen, HTTP and websockets), so
 the same script runs on any version.
@@ -19,6 +20,7 @@ the same script runs on any version.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -129,6 +131,24 @@ def _answer(kind: str, screen: str, step: int) -> str:
     return next(o for o in options if o in ("decline", "pass"))
 
 
+def _seat_socket(
+    stack: contextlib.ExitStack, client: Any, game_id: str, token: str
+) -> tuple[Any, dict[str, Any] | None]:
+    """A websocket playing a seat, on any version: the seat token goes in the first message
+    (``hello``); a version from before that message makes the connection a spectator's (its
+    first message is a state without a seat), so the token goes in the URL, as it did then.
+    Returns the socket and the first message already read from it (None if none was)."""
+    with contextlib.ExitStack() as trial:
+        ws = trial.enter_context(client.websocket_connect(f"/ws/{game_id}"))
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        first = json.loads(ws.receive_text())
+        if not (first.get("type") == "state" and first.get("seat") is None):
+            stack.push(trial.pop_all())
+            return ws, first
+    old = stack.enter_context(client.websocket_connect(f"/ws/{game_id}?token={token}"))
+    return old, None
+
+
 def web_transcript(seed: int) -> list[Any]:
     """Every message of a friend game, both seats, with the server's randomness seeded."""
     from starlette.testclient import TestClient
@@ -148,17 +168,17 @@ def web_transcript(seed: int) -> list[Any]:
             game_id = made["id"]
             joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"}).json()
             tokens = [made["token"], joined["token"]]
-            with (
-                client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws0,
-                client.websocket_connect(f"/ws/{game_id}?token={tokens[1]}") as ws1,
-            ):
-                sockets = [ws0, ws1]
+            with contextlib.ExitStack() as stack:
+                opened = [_seat_socket(stack, client, game_id, token) for token in tokens]
+                sockets = [ws for ws, _ in opened]
+                first = {i: [msg] for i, (_, msg) in enumerate(opened) if msg is not None}
 
                 def until(seq: int) -> list[dict[str, Any]]:
                     views = []
-                    for ws in sockets:
+                    for i, ws in enumerate(sockets):
                         while True:
-                            msg = json.loads(ws.receive_text())
+                            pending = first.get(i)
+                            msg = pending.pop() if pending else json.loads(ws.receive_text())
                             messages.append(msg)
                             if msg["type"] == "state" and msg["seq"] == seq:
                                 views.append(msg)

@@ -59,6 +59,7 @@ def main() -> int:
                 friend = browser.new_page()
                 friend.goto(base + "/")
                 friend.fill("#name", "Marisol")
+                friend.check("#public")  # listed in the lobby that web-home.png shows
                 friend.click("#play-friend")
                 friend.wait_for_selector("#invite")
                 page = browser.new_page(viewport={"width": 1280, "height": 860})

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for
+from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for, hello
 
 from conquian.records import GameRecord
 from conquian.web.app import MAX_MESSAGE, create_app
@@ -26,6 +27,17 @@ from conquian.web.hub import Hub, LiveMatch
 def client(database: TestDatabase) -> Iterator[TestClient]:
     with TestClient(create_app(database.url, bot_delay=0)) as c:
         yield c
+
+
+JSON = {"Content-Type": "application/json"}
+
+
+@contextmanager
+def seat_socket(client: TestClient, game_id: str, token: str | None = None) -> Iterator[Any]:
+    """A websocket on the game that says hello first: with a seat's token, or to watch."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_text(hello(token))
+        yield ws
 
 
 def hub(client: TestClient) -> Hub:
@@ -85,7 +97,7 @@ def test_bot_game_to_the_end_every_ack_is_stored_first(
     rng = random.Random(3)
     acks = 0
     sent: str | None = None
-    with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
+    with seat_socket(client, game_id, token) as ws:
         while True:
             msg = receive(ws)
             assert msg["type"] == "state", msg
@@ -130,9 +142,9 @@ def test_friend_game_secrecy_on_the_wire_with_a_spectator(client: TestClient) ->
     game_id, token0, token1 = new_friend_game(client)
     rng = random.Random(11)
     with (
-        client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws0,
-        client.websocket_connect(f"/ws/{game_id}?token={token1}") as ws1,
-        client.websocket_connect(f"/ws/{game_id}") as watcher,
+        seat_socket(client, game_id, token0) as ws0,
+        seat_socket(client, game_id, token1) as ws1,
+        seat_socket(client, game_id) as watcher,
     ):
         game = live(client, game_id)
         sockets = {0: ws0, 1: ws1, None: watcher}
@@ -180,7 +192,7 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(database: TestDa
         seq = 0
         p = 0
         while seq < 10:  # each move on a new connection, as after a refresh
-            with client.websocket_connect(f"/ws/{game_id}?token={tokens[p]}") as ws:
+            with seat_socket(client, game_id, tokens[p]) as ws:
                 game = live(client, game_id)
                 if game.game.state.to_act != p:
                     p = 1 - p
@@ -191,18 +203,19 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(database: TestDa
                 )
                 seq += 1
                 p = states_until(ws, seq, game, p)["obs"]["to_act"]
-        with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
+        with seat_socket(client, game_id, token0) as ws:
             before = states_until(ws, seq, live(client, game_id), 0)
     with TestClient(create_app(url, bot_delay=0)) as client:  # a new server, same database
         assert game_id not in hub(client).live
-        with client.websocket_connect(f"/ws/{game_id}?token={token0}") as ws:
+        with seat_socket(client, game_id, token0) as ws:
             after = states_until(ws, seq, live(client, game_id), 0)
     for key in ("obs", "log", "match", "situation", "takes"):
         assert after[key] == before[key], key
 
 
 def test_lobby_join_and_rematch(client: TestClient) -> None:
-    made = client.post("/api/games", json={"mode": "friend", "name": "Ana"}).json()
+    made = client.post("/api/games", json={"mode": "friend", "name": "Ana", "public": True})
+    made = made.json()
     lobby = client.get("/api/lobby").json()
     assert [g["id"] for g in lobby["open"]] == [made["id"]]
     assert lobby["open"][0]["players"] == ["Ana", ""]
@@ -216,8 +229,8 @@ def test_lobby_join_and_rematch(client: TestClient) -> None:
     rng = random.Random(2)
     game = live(client, made["id"])
     with (
-        client.websocket_connect(f"/ws/{made['id']}?token={tokens[0]}") as ws0,
-        client.websocket_connect(f"/ws/{made['id']}?token={tokens[1]}") as ws1,
+        seat_socket(client, made["id"], tokens[0]) as ws0,
+        seat_socket(client, made["id"], tokens[1]) as ws1,
     ):
         sockets = [ws0, ws1]
         views = [states_until(ws, 0, game, p) for p, ws in enumerate(sockets)]
@@ -235,6 +248,7 @@ def test_lobby_join_and_rematch(client: TestClient) -> None:
         assert rematch and receive(ws0)["game"]["rematch"] == rematch
     fresh = live(client, rematch)
     assert fresh.names == ("Ana", "Ben") and fresh.seq == 0
+    assert fresh.public  # as public as the match it follows
     assert fresh.seat_for(tokens[0]) == 0 and fresh.seat_for(tokens[1]) == 1
 
 
@@ -243,12 +257,12 @@ def test_hint_is_a_legal_action_for_the_player_only(client: TestClient) -> None:
     game = live(client, game_id)
     p = game.game.state.to_act
     token = [token0, token1][p]
-    with client.websocket_connect(f"/ws/{game_id}?token={token}") as ws:
+    with seat_socket(client, game_id, token) as ws:
         view = states_until(ws, 0, game, p)
         ws.send_text(json.dumps({"type": "hint"}))
         hint = receive(ws)
         assert hint["type"] == "hint" and hint["action"] in view["obs"]["legal_actions"]
-    with client.websocket_connect(f"/ws/{game_id}?token={[token0, token1][1 - p]}") as ws:
+    with seat_socket(client, game_id, [token0, token1][1 - p]) as ws:
         states_until(ws, 0, game, 1 - p)
         ws.send_text(json.dumps({"type": "hint"}))
         assert "your turn" in receive(ws)["message"]
@@ -272,9 +286,9 @@ def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> Non
     p = game.game.state.to_act
     mover, other = ([token0, token1][p], [token0, token1][1 - p])
     with (
-        client.websocket_connect(f"/ws/{game_id}?token={mover}") as ws,
-        client.websocket_connect(f"/ws/{game_id}?token={other}") as ws_other,
-        client.websocket_connect(f"/ws/{game_id}") as watcher,
+        seat_socket(client, game_id, mover) as ws,
+        seat_socket(client, game_id, other) as ws_other,
+        seat_socket(client, game_id) as watcher,
     ):
         view = states_until(ws, 0, game, p)
         states_until(ws_other, 0, game, 1 - p)
@@ -307,7 +321,7 @@ def test_bad_messages_get_an_error_and_change_nothing(client: TestClient) -> Non
 
 def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
     game_id, _, _ = new_friend_game(client)
-    with client.websocket_connect(f"/ws/{game_id}?token=forged") as ws:
+    with seat_socket(client, game_id, "forged") as ws:
         first = receive(ws)
         assert first["type"] == "error" and "not valid" in first["message"]
         view = receive(ws)
@@ -334,10 +348,12 @@ def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
         answer = client.post("/api/games", json=body)
         assert answer.status_code == 400 and fragment in answer.json()["error"], body
     # a lone surrogate is valid JSON but not storable text
-    answer = client.post("/api/games", content=b'{"mode": "friend", "name": "x\\ud800"}')
+    answer = client.post(
+        "/api/games", content=b'{"mode": "friend", "name": "x\\ud800"}', headers=JSON
+    )
     assert answer.status_code == 400 and "printable" in answer.json()["error"]
     # a name in any script is stored and read back as it was
-    made = client.post("/api/games", json={"mode": "friend", "name": "Zoë 名前 ✓"})
+    made = client.post("/api/games", json={"mode": "friend", "name": "Zoë 名前 ✓", "public": True})
     assert made.status_code == 201
     open_id = made.json()["id"]
     players = {g["id"]: g["players"] for g in client.get("/api/lobby").json()["open"]}
@@ -345,8 +361,12 @@ def test_bad_tokens_unknown_games_and_bad_requests(client: TestClient) -> None:
     joined = client.post(f"/api/games/{open_id}/join", json={"name": "\x00"})
     assert joined.status_code == 400 and "printable" in joined.json()["error"]
     assert client.post(f"/api/games/{open_id}/join", json={"name": "Ben"}).status_code == 200
-    assert client.post("/api/games", content=b"{oops").json()["error"].startswith("The request")
-    assert client.post("/api/games", content=b"x" * 5000).status_code == 413
+    assert (
+        client.post("/api/games", content=b"{oops", headers=JSON)
+        .json()["error"]
+        .startswith("The request")
+    )
+    assert client.post("/api/games", content=b"x" * 5000, headers=JSON).status_code == 413
     assert client.post("/api/games", json=[1]).status_code == 400
     assert client.get(f"/api/games/{game_id}/records/abc").status_code in (400, 403)
     assert client.get("/api/rules?rules=nonsense").status_code == 400

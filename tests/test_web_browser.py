@@ -44,13 +44,32 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     proc.wait(10)
 
 
+CSP_WATCH = """window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation",
+  (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));"""
+"""Collects what the content security policy blocked (an init script, which the CSP allows)."""
+
+
 def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -> None:
-    """Keep every websocket message the page receives, to check it against the true game."""
+    """Keep every websocket message the page receives, to check it against the true game.
+
+    The page's websockets carry no seat token in their URL (it goes in the first message),
+    and everything the content security policy blocks on the page is kept for
+    :func:`csp_violations`.
+    """
 
     def on_socket(ws: WebSocket) -> None:
+        assert "token" not in ws.url, ws.url
         ws.on("framereceived", lambda payload: frames.append((seat, str(payload))))
 
     page.on("websocket", on_socket)
+    page.add_init_script(CSP_WATCH)
+
+
+def csp_violations(page: Page) -> list[str]:
+    """What the content security policy blocked on the page since it was loaded."""
+    found: list[str] = page.evaluate("window.__cspViolations || []")
+    return found
 
 
 def install_chromium() -> None:
@@ -187,6 +206,7 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert page.locator("#summary .over-buttons a[download]").count() >= 1
     assert page.locator("#summary .table.winning .card").count() >= 11
     assert moves >= 3 and not errors
+    assert not csp_violations(page)  # the page works under its content security policy
     # nothing the browser received held the computer's hand or the stock
     assert check_wire(sqlite_database(db), frames) >= moves
     # the record downloads, and the deal replays in the browser
@@ -214,6 +234,7 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
         listen(page, seat, frames)
     ana.goto(server + "/")
     ana.fill("#name", "Ana")
+    ana.check("#public")  # listed in the lobby, so that Ben finds it there
     ana.click("#play-friend")
     invite = ana.locator("#invite")
     expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
@@ -256,6 +277,8 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ben.locator("#summary .go-rematch").click()
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
+    for page in (ana, ben, eve):
+        assert not csp_violations(page)
     # every message the three browsers received, checked against the true game
     assert check_wire(sqlite_database(db), frames) >= turn
     for ctx in (ana_ctx, ben_ctx, eve_ctx):

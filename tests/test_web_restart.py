@@ -6,17 +6,27 @@ import json
 import os
 import random
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestDatabase, check_wire
+from web_helpers import TestDatabase, check_wire, hello
 from websockets.sync.client import ClientConnection, connect
 
 from conquian.tools.load import post, start_server
 
 RECEIVED: list[tuple[int | None, str]] = []
 """Every message the test's sockets received, with the seat, checked for secrets at the end."""
+
+
+@contextmanager
+def seat(ws_base: str, game_id: str, token: str) -> Iterator[ClientConnection]:
+    """A websocket playing the seat whose token is ``token`` (sent in the first message)."""
+    with connect(f"{ws_base}/ws/{game_id}") as ws:
+        ws.send(hello(token))
+        yield ws
 
 
 def state(ws: ClientConnection, seq: int | None = None, seat: int | None = 0) -> dict[str, Any]:
@@ -47,8 +57,8 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
         bot = post(f"{base}/api/games", {"mode": "bot", "level": "easy", "name": "Cy"})
         seq = 0
         with (
-            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
-            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
+            seat(ws_base, friend["id"], tokens[0]) as ws0,
+            seat(ws_base, friend["id"], tokens[1]) as ws1,
         ):
             views = [state(ws0, 0, 0), state(ws1, 0, 1)]
             for _ in range(9):
@@ -58,7 +68,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
                 seq += 1
                 views = [state(ws0, seq, 0), state(ws1, seq, 1)]
                 assert views[p]["ack"] == seq - 1
-        with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
+        with seat(ws_base, bot["id"], bot["token"]) as ws:
             view = state(ws)
             while not view["obs"]["legal_actions"]:
                 view = state(ws)
@@ -81,8 +91,8 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
     ws_base = "ws" + base.removeprefix("http")
     try:
         with (
-            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[0]}") as ws0,
-            connect(f"{ws_base}/ws/{friend['id']}?token={tokens[1]}") as ws1,
+            seat(ws_base, friend["id"], tokens[0]) as ws0,
+            seat(ws_base, friend["id"], tokens[1]) as ws1,
         ):
             after = [state(ws0, None, 0), state(ws1, None, 1)]
             for p in (0, 1):
@@ -95,7 +105,7 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
                 json.dumps({"type": "act", "action": after[p]["obs"]["legal_actions"][0], "id": 99})
             )
             assert state([ws0, ws1][p], seq + 1, p)["ack"] == 99
-        with connect(f"{ws_base}/ws/{bot['id']}?token={bot['token']}") as ws:
+        with seat(ws_base, bot["id"], bot["token"]) as ws:
             resumed = state(ws)
             assert resumed["obs"]["hand"] == bot_before["obs"]["hand"]
             assert (

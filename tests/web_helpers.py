@@ -61,6 +61,23 @@ def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) ->
         assert "hand" not in message["obs"]
 
 
+def hello(token: str | None = None) -> str:
+    """The first message of a websocket client: a seat's token, or none to watch.
+
+    (The token travels in this message, never in the websocket's URL.)
+    """
+    return json.dumps({"type": "hello", "token": token} if token else {"type": "hello"})
+
+
+def strict_json(text: str) -> Any:
+    """Parse JSON as a browser would: ``NaN`` and ``Infinity`` are not JSON."""
+
+    def refuse(name: str) -> Any:
+        raise AssertionError(f"{name} is not JSON: {text[:80]}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
 POSTGRES_ENV = "CONQUIAN_TEST_POSTGRES_URL"
 """The PostgreSQL server the web tests use, as a SQLAlchemy URL
 (``postgresql+psycopg://user:password@host/database``); CI always sets it."""

@@ -24,6 +24,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,10 +50,12 @@ def start_server(
     bot_delay: float = 0.0,
     timeout: float = 30.0,
     log: Path | None = None,
+    args: Sequence[str] = (),
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Run ``conquian serve`` in a child process; returns it and its base URL once it answers.
 
-    The server's output goes to ``log`` (default: discarded, but shown if it fails to start).
+    ``args`` are more options of ``conquian serve`` (``--rate-limit off``).  The server's
+    output goes to ``log`` (default: discarded, but shown if it fails to start).
     """
     port = port or free_port()
     out = open(log, "wb") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
@@ -69,6 +72,7 @@ def start_server(
                 db_url,
                 "--bot-delay",
                 str(bot_delay),
+                *args,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -87,6 +91,11 @@ def start_server(
                     err = out.read().decode(errors="replace")
                     raise RuntimeError(f"the server did not start: {err[-2000:]}") from None
                 time.sleep(0.1)
+
+
+def hello(token: str | None) -> str:
+    """The first websocket message: who this client is (a seat's token; None to watch)."""
+    return json.dumps({"type": "hello", "token": token} if token else {"type": "hello"})
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -126,8 +135,9 @@ async def play_seat(
     sent_at: dict[int, float] = {}
     next_id = 0
     async with websockets.connect(
-        f"{ws_base}/ws/{game_id}?token={token}", max_size=2**22, compression=None
+        f"{ws_base}/ws/{game_id}", max_size=2**22, compression=None
     ) as ws:
+        await ws.send(hello(token))
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "error":
@@ -243,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after S seconds")
     parser.add_argument(
         "--url",
-        help="use this server on this computer (http://127.0.0.1:PORT) instead of starting one",
+        help="use this server on this computer (http://127.0.0.1:PORT) instead of starting "
+        "one; start it with --rate-limit off, as every game is made from one address",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -260,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
         base = args.url
         if base is None:
             db = Path(tmp.name) / "load.sqlite3"
-            proc, base = start_server(f"sqlite:///{db}")
+            # every game is made from this one address: the server's rate limit is off
+            proc, base = start_server(f"sqlite:///{db}", args=["--rate-limit", "off"])
 
         async def bounded() -> float:
             return await asyncio.wait_for(

@@ -5,28 +5,38 @@ route                                         what it does
 ============================================  =============================================
 ``GET /``                                     the browser client (``static/index.html``)
 ``POST /api/games``                           new game: ``{"mode": "bot"|"friend", "level",
-                                              "name", "rules"}`` → ``{"id", "seat", "token"}``
+                                              "name", "rules", "public"}`` →
+                                              ``{"id", "seat", "token"}``
 ``POST /api/games/{id}/join``                 take the free seat: ``{"name"}`` → ``{"seat", "token"}``
 ``GET /api/games/{id}``                       public facts about a game
-``GET /api/lobby``                            open friend games and games being played
+``GET /api/lobby``                            public games: open, and being played
 ``GET /api/games/{id}/records``               the finished deals (once the match is over)
 ``GET /api/games/{id}/records/{deal}``        one deal's record (TOML) to download
 ``GET /api/games/{id}/replay/{deal}``         the positions of a finished deal, for the replay
 ``GET /api/rules?rules=SPEC``                 the rules in words: every rule, how to play
-``WS /ws/{id}?token=…``                       play (with a seat token) or watch (without)
+``WS /ws/{id}``                               play (first message ``{"type": "hello",
+                                              "token": …}``) or watch (``{"type": "hello"}``)
 ============================================  =============================================
 
-Websocket messages from the client: ``{"type": "act", "action": "discard Kh", "id": 7}``,
-``{"type": "hint"}``, ``{"type": "rematch"}``, ``{"type": "ping"}``.  The server sends
-``{"type": "state", ...}`` after every change (with ``"ack": id`` to the client whose
-action it was), ``{"type": "hint", ...}`` and ``{"type": "error", "message": ...}``.
+Websocket messages from the client: first ``{"type": "hello", "token": "…"}`` (the seat
+token travels in this message, never in the URL, where a proxy's log would keep it), then
+``{"type": "act", "action": "discard Kh", "id": 7}``, ``{"type": "hint"}``,
+``{"type": "rematch"}``, ``{"type": "ping"}``.  The server sends ``{"type": "state", ...}``
+after every change (with ``"ack": id`` to the client whose action it was),
+``{"type": "hint", ...}`` and ``{"type": "error", "message": ...}``.
+
+Before a request reaches a route (:mod:`.security`): a websocket or POST from a page of
+another site is refused; a POST must be JSON of at most :data:`MAX_MESSAGE` bytes (refused by
+its ``Content-Length``, or once that many bytes have arrived, without reading the rest); game
+creation and joins are rate-limited per client address; every HTTP answer carries the
+security headers.  A client that does not read its messages is disconnected (code
+:data:`CLOSE_BEHIND`) once :data:`~.hub.OUTBOX_MESSAGES` messages wait for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -38,6 +48,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import ConquianError
@@ -48,19 +59,55 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from .hub import Conn, Hub, LiveMatch, UserError, segments
+from .hub import Conn, Hub, LiveMatch, UserError, echo_id, segments
+from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
 from .store import Store, default_db_url
 
 log = logging.getLogger("conquian.web")
 
 MAX_MESSAGE = 4096
-"""The longest websocket message or request body accepted, in characters."""
+"""The longest websocket message (in characters) or request body (in bytes) accepted."""
+RATE_LIMIT = "20/minute;200/hour"
+"""Per client address: games it may create, and (counted apart) seats it may take."""
+CLOSE_BEHIND = 1008
+"""The websocket close code for a client that fell too far behind (policy violation)."""
+CLOSE_WAIT = 30.0
+"""Seconds to wait for the close frame to get through to a client that fell behind."""
 STATIC = Path(str(resources.files("conquian.web") / "static"))
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlette:
-    """The ASGI application, storing games at ``db_url`` (a SQLAlchemy URL)."""
+class _App(Starlette):
+    def build_middleware_stack(self) -> ASGIApp:
+        # outermost, so that even the answer of an unexpected error has the headers
+        return SecurityHeaders(super().build_middleware_stack())
+
+
+class _Static(StaticFiles):
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"  # a new version is seen at once
+        return response
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    rate_limit: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
+) -> Starlette:
+    """The ASGI application, storing games at ``db_url`` (a SQLAlchemy URL).
+
+    ``rate_limit``: games one client address may create, and seats it may take, such as
+    :data:`RATE_LIMIT` (``conquian serve``'s default); None (the default here) or ``off``: no
+    limit.  ``allowed_origins``: origins of other sites whose pages may use the server
+    (``https://games.example``; ``*``: any).
+
+    :raises ValueError: for a rate or an origin that cannot be read.
+    """
     url = db_url or default_db_url()
+    origins = OriginPolicy.of(allowed_origins)
+    limits = RateLimits(rate_limit)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -83,9 +130,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.6) -> Starlett
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_text),
         WebSocketRoute("/ws/{game_id}", game_socket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", _Static(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={UserError: _user_error})
+    app = _App(routes=routes, lifespan=lifespan, exception_handlers={UserError: _user_error})
+    app.state.origins = origins
+    app.state.limits = limits
     return app
 
 
@@ -96,19 +145,60 @@ def _hub(request: Request | WebSocket) -> Hub:
 
 async def _user_error(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, UserError) else 400
-    return JSONResponse({"error": str(exc)}, status_code=status)
+    headers = exc.headers if isinstance(exc, UserError) else None
+    return JSONResponse({"error": str(exc)}, status_code=status, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_MESSAGE:
-        raise UserError(f"The request body is too large (at most {MAX_MESSAGE} bytes).", 413)
+def _client(request: Request) -> str:
+    """The client's address (behind a proxy, the one it forwarded: see server.py)."""
+    return request.client.host if request.client else "unknown"
+
+
+async def _body(request: Request, what: str) -> dict[str, Any]:
+    """The JSON object of a POST that ``what`` (``create``, ``join``) a game, once checked.
+
+    :raises UserError: 403 from a page of another site, 415 not JSON, 429 over the rate
+        limit, 413 too large (the rest of the body is not read), 400 not a JSON object.
+    """
+    problem = request.app.state.origins.cross_site(request.headers)
+    if problem is not None:
+        raise UserError(f"Refused: this request comes from {problem}.", 403)
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise UserError("Send the request body as JSON (Content-Type: application/json).", 415)
+    refused = request.app.state.limits.hit(what, _client(request))
+    if refused is not None:
+        verb = "new games" if what == "create" else "joins"
+        raise UserError(
+            f"Too many {verb} from your address (at most {refused.limit}); "
+            f"try again in {refused.retry_after} s.",
+            429,
+            {"Retry-After": str(refused.retry_after)},
+        )
+    too_large = UserError(
+        f"The request body is too large (at most {MAX_MESSAGE} bytes).",
+        413,
+        {"Connection": "close"},  # the rest of the body is never read
+    )
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.strip().isdigit():
+            raise UserError(
+                "The Content-Length header is not a number.", 400, {"Connection": "close"}
+            )
+        if int(length) > MAX_MESSAGE:
+            raise too_large
+    raw = bytearray()
+    async for chunk in request.stream():  # chunked bodies too: stop at the limit
+        raw += chunk
+        if len(raw) > MAX_MESSAGE:
+            raise too_large
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise UserError("The request body is not valid JSON.") from None
+        data = loads(bytes(raw))
+    except JsonError as exc:
+        raise UserError(exc.words("The request body")) from None
     if not isinstance(data, dict):
         raise UserError("The request body must be a JSON object.")
     return data
@@ -119,18 +209,22 @@ async def index(request: Request) -> Response:
 
 
 async def create_game(request: Request) -> Response:
-    data = await _body(request)
-    unknown = set(data) - {"mode", "level", "name", "rules"}
+    data = await _body(request, "create")
+    unknown = set(data) - {"mode", "level", "name", "rules", "public"}
     if unknown:
         raise UserError(f"Unknown field(s): {', '.join(sorted(unknown))}.")
     live, token = await _hub(request).create(
-        data.get("mode"), level=data.get("level"), name=data.get("name"), rules=data.get("rules")
+        data.get("mode"),
+        level=data.get("level"),
+        name=data.get("name"),
+        rules=data.get("rules"),
+        public=data.get("public"),
     )
     return JSONResponse({"id": live.id, "seat": 0, "token": token}, status_code=201)
 
 
 async def join_game(request: Request) -> Response:
-    data = await _body(request)
+    data = await _body(request, "join")
     live, seat, token = await _hub(request).join(request.path_params["game_id"], data.get("name"))
     return JSONResponse({"id": live.id, "seat": seat, "token": token})
 
@@ -243,8 +337,20 @@ def _marked(line: Line) -> list[str | dict[str, str]]:
     return out
 
 
+HELLO = 'first send {"type": "hello", "token": "<your seat token>"} (or {"type": "hello"} to watch)'
+
+
 async def game_socket(websocket: WebSocket) -> None:
-    """Play or watch one game; every problem is answered with an error message."""
+    """Play or watch one game; every problem is answered with an error message.
+
+    The client's first message says who it is: ``{"type": "hello", "token": ...}`` for a
+    seat, ``{"type": "hello"}`` to watch.  A client that falls too far behind reading what
+    it is sent is closed with :data:`CLOSE_BEHIND`; it may connect again to resume.
+    """
+    problem = websocket.app.state.origins.cross_site(websocket.headers)
+    if problem is not None:
+        await websocket.close(code=1008)  # before the handshake: an HTTP 403
+        return
     hub = _hub(websocket)
     game_id = websocket.path_params["game_id"]
     live: LiveMatch | None
@@ -255,26 +361,24 @@ async def game_socket(websocket: WebSocket) -> None:
         live = None
         missing = str(exc)
     await websocket.accept()
-    token = websocket.query_params.get("token")
-    seat = None if live is None else live.seat_for(token)
-    conn = Conn(seat)
-    writer = asyncio.get_running_loop().create_task(_writer(websocket, conn))
+    if "token" in websocket.query_params:
+        words = "Send the seat token in the first message, not in the URL: " + HELLO
+        await websocket.send_text(dumps({"type": "error", "message": words}))
+        await websocket.close(code=1008, reason="token in the URL")
+        if live is not None:
+            hub.release(live)
+        return
+    conn = Conn(None)
+    greeted = False
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(_writer(websocket, conn))
+    behind = loop.create_task(conn.fell_behind.wait())
     if live is None:
         conn.send({"type": "error", "message": missing})
-    else:
-        if token and seat is None:
-            conn.send(
-                {
-                    "type": "error",
-                    "message": "This link's seat token is not valid for this game; "
-                    "you are watching it.",
-                }
-            )
-        live = await hub.connect(live, conn)
     try:
         while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            message = await _receive(websocket, behind)
+            if message is None or message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
             if text is None:
@@ -290,29 +394,78 @@ async def game_socket(websocket: WebSocket) -> None:
                 )
                 continue
             try:
-                data = json.loads(text)
-            except ValueError:
-                conn.send({"type": "error", "message": "The message is not valid JSON."})
+                data = loads(text)
+            except JsonError as exc:
+                conn.send({"type": "error", "message": exc.words("The message")})
                 continue
             if live is None:
                 conn.send({"type": "error", "message": missing})
                 continue
             try:
-                await hub.handle(live, conn, data)
+                if isinstance(data, dict) and data.get("type") == "hello":
+                    if greeted:
+                        raise UserError("This connection has said hello already.")
+                    live = await _hello(hub, live, conn, data.get("token"))
+                    greeted = True
+                elif not greeted:
+                    raise UserError("Say who you are: " + HELLO + ".")
+                else:
+                    await hub.handle(live, conn, data)
             except UserError as exc:
                 reply: dict[str, Any] = {"type": "error", "message": str(exc)}
                 if isinstance(data, dict) and "id" in data:
-                    reply["id"] = data["id"] if isinstance(data["id"], int | str) else None
+                    reply["id"] = echo_id(data["id"])
                 conn.send(reply)
     except WebSocketDisconnect:
         pass
     finally:
         if live is not None:
-            hub.disconnect(live, conn)
+            if greeted:
+                hub.disconnect(live, conn)
+            else:
+                hub.release(live)
         writer.cancel()
+        behind.cancel()
+    if conn.behind:
+        log.warning(
+            "game %r: a client fell too far behind reading its messages; closing its connection",
+            game_id[:40],
+        )
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                websocket.close(code=CLOSE_BEHIND, reason="too far behind: connect again"),
+                CLOSE_WAIT,
+            )
+
+
+async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any) -> LiveMatch:
+    """Seat the connection by its token (or as a spectator) and send it the game."""
+    if token is not None and not isinstance(token, str):
+        raise UserError("The seat token must be text.")
+    conn.seat = live.seat_for(token) if token else None
+    if token and conn.seat is None:
+        conn.send(
+            {
+                "type": "error",
+                "message": "This link's seat token is not valid for this game; you are watching it.",
+            }
+        )
+    return await hub.connect(live, conn)
+
+
+async def _receive(websocket: WebSocket, behind: asyncio.Task[Any]) -> Message | None:
+    """The next message from the client; None as soon as it fell behind (``behind`` done)."""
+    if behind.done():
+        return None
+    receiving = asyncio.ensure_future(websocket.receive())
+    await asyncio.wait((receiving, behind), return_when=asyncio.FIRST_COMPLETED)
+    if receiving.done():
+        return receiving.result()
+    receiving.cancel()
+    return None
 
 
 async def _writer(websocket: WebSocket, conn: Conn) -> None:
     with contextlib.suppress(Exception):
-        while True:
-            await websocket.send_text(await conn.outbox.get())
+        while (text := await conn.next_message()) is not None:
+            await websocket.send_text(text)

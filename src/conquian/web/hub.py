@@ -10,12 +10,13 @@ one), never the opponent's hand, the stock or the seeds.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import math
 import random
 import re
 import secrets
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from ..present.words import (
 from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
 from ..seats import Seat, Table
+from .security import dumps
 from .store import ActionRow, MatchRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("conquian.web")
@@ -58,21 +60,70 @@ _T = TypeVar("_T")
 class UserError(ConquianError):
     """Bad input from one client: the message goes to that client only."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(
+        self, message: str, status: int = 400, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers
+        """Extra headers of the HTTP answer (``Retry-After``, ``Connection``)."""
+
+
+OUTBOX_MESSAGES = 256
+"""The most messages waiting to be sent to one connection; past that it is closed."""
+OUTBOX_CHARS = 1 << 20
+"""The most characters (1 MiB) waiting to be sent to one connection; past that it is closed."""
 
 
 @dataclass(eq=False)
 class Conn:
-    """One open connection to a game: its seat (None for a spectator) and its outbox."""
+    """One open connection to a game: its seat (None for a spectator) and its outbox.
+
+    The outbox is bounded: a client that does not read what it is sent while more keeps
+    coming (:data:`OUTBOX_MESSAGES` messages or :data:`OUTBOX_CHARS` characters waiting)
+    is marked :attr:`behind`; its outbox is dropped and the server closes the connection.
+    Every state message is the whole view, so a new connection catches up at once.
+    """
 
     seat: int | None
-    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    outbox: deque[str] = field(default_factory=deque)
+    waiting: int = 0
+    """Characters in the outbox."""
+    behind: bool = False
+    """The client fell too far behind: nothing more is queued, the connection is closing."""
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the outbox has a message, or the client fell behind."""
+    fell_behind: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the client fell behind."""
     hinting: bool = False
+    max_messages: int = OUTBOX_MESSAGES
+    max_chars: int = OUTBOX_CHARS
 
     def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        """Queue a message (never ``NaN`` or ``Infinity``: ``ValueError`` if it holds one)."""
+        if self.behind:
+            return
+        text = dumps(message)
+        if len(self.outbox) >= self.max_messages or self.waiting + len(text) > self.max_chars:
+            self.behind = True
+            self.outbox.clear()
+            self.waiting = 0
+            self.fell_behind.set()
+        else:
+            self.outbox.append(text)
+            self.waiting += len(text)
+        self.wake.set()
+
+    async def next_message(self) -> str | None:
+        """The next message to send, waiting for one; None once the client fell behind."""
+        while not self.outbox and not self.behind:
+            self.wake.clear()
+            await self.wake.wait()
+        if self.behind:
+            return None
+        text = self.outbox.popleft()
+        self.waiting -= len(text)
+        return text
 
 
 def segments(line: Line) -> list[Any]:
@@ -130,6 +181,7 @@ class LiveMatch:
         self.bot_seed = row.bot_seed
         self.status = row.status
         self.rematch_id = row.rematch_id
+        self.public = row.public
         self.seats: list[SeatRow] = list(row.seats)
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
         self.table = Table(
@@ -415,8 +467,13 @@ class Hub:
         level: Any = None,
         name: Any = None,
         rules: Any = None,
+        public: Any = None,
     ) -> tuple[LiveMatch, str]:
         """A new game with the caller in seat 0; returns it and the caller's secret token.
+
+        ``public``: list the game in the lobby (default: a game against the computer is
+        listed, being played; a friend's game is not, so that only the friend it was sent to
+        can take its seat).
 
         :raises UserError: naming the bad field.
         """
@@ -430,6 +487,10 @@ class Hub:
                 )
         else:
             level = None
+        if public is None:
+            public = mode == "bot"
+        if not isinstance(public, bool):
+            raise UserError("'public' must be true or false.")
         if rules is None:
             rules = "standard"
         if not isinstance(rules, str) or len(rules) > 400:
@@ -456,6 +517,7 @@ class Hub:
             rematch_id=None,
             rematch_of=None,
             seats=(SeatRow(0, "human", player, hash_token(token), True), second),
+            public=public,
         )
         await self._db(self.store.create_game, row)
         live = LiveMatch(row)
@@ -555,7 +617,7 @@ class Hub:
         elif kind == "rematch":
             await self.rematch(live, conn)
         elif kind == "ping":
-            conn.send({"type": "pong", "id": _msg_id(data.get("id"))})
+            conn.send({"type": "pong", "id": echo_id(data.get("id"))})
         else:
             raise UserError(
                 f"Unknown message type {str(kind)[:20]!r}: use act, hint, rematch or ping."
@@ -563,7 +625,7 @@ class Hub:
 
     async def act(self, live: LiveMatch, conn: Conn, text: Any, msg_id: Any = None) -> None:
         """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
-        msg_id = _msg_id(msg_id)
+        msg_id = echo_id(msg_id)
         if conn.seat is None:
             raise UserError("You are watching this game; only its players can move.")
         if not isinstance(text, str) or not text.strip():
@@ -687,6 +749,7 @@ class Hub:
                     rematch_id=None,
                     rematch_of=live.id,
                     seats=(live.seats[0], live.seats[1]),
+                    public=live.public,
                 )
                 if await self._db(self.store.set_rematch, live.id, row):
                     fresh = LiveMatch(row)
@@ -700,10 +763,18 @@ class Hub:
             self._broadcast(live)
 
 
-def _msg_id(value: Any) -> Any:
-    """A client's message id, echoed back (short strings and numbers only)."""
+MAX_ID = 2**53
+"""Larger message ids are not echoed: JavaScript could not read them back exactly."""
+
+
+def echo_id(value: Any) -> Any:
+    """A client's message id, echoed back (short strings and finite numbers only)."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int | float) or (isinstance(value, str) and len(value) <= 40):
+    if isinstance(value, int):
+        return value if -MAX_ID <= value <= MAX_ID else None
+    if isinstance(value, float):
+        return value if math.isfinite(value) and abs(value) <= MAX_ID else None
+    if isinstance(value, str) and len(value) <= 40:
         return value
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 
 import uvicorn
@@ -13,9 +14,19 @@ from sqlalchemy.exc import SQLAlchemyError
 from .app import MAX_MESSAGE, create_app
 from .store import Store, default_db_url
 
+SEND_BUFFER = 128 * 1024
+"""Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
+plenty for the game's messages, and a bound on what a client that does not read holds."""
+
 
 def serve(args: argparse.Namespace) -> int:
-    """Start the server and print the address to open; returns when it stops."""
+    """Start the server and print the address to open; returns when it stops.
+
+    ``args``: ``host``, ``port``, ``db``, ``bot_delay``, ``rate_limit`` and ``allow_origin``
+    (a list), as ``conquian serve`` reads them.  Behind a reverse proxy, uvicorn takes the
+    client's address from ``X-Forwarded-For`` when the proxy's address is in
+    ``FORWARDED_ALLOW_IPS`` (default: this computer), so rate limits count real clients.
+    """
     db = args.db or default_db_url()
     try:
         shown_db = make_url(db).render_as_string(hide_password=True)
@@ -35,13 +46,22 @@ def serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    app = create_app(db, bot_delay=args.bot_delay)
+    try:
+        app = create_app(
+            db,
+            bot_delay=args.bot_delay,
+            rate_limit=args.rate_limit,
+            allowed_origins=tuple(args.allow_origin or ()),
+        )
+    except ValueError as exc:
+        print(f"conquian serve: {exc}", file=sys.stderr)
+        return 1
     host = args.host
     shown = f"[{host}]" if ":" in host else host
     print(f"Conquian is served at http://{shown}:{args.port}/ (open it in a browser)", flush=True)
     print(f"Games are stored in {shown_db}; Ctrl-C stops the server.", flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=args.port,
@@ -50,5 +70,14 @@ def serve(args: argparse.Namespace) -> int:
         ws_max_size=max(MAX_MESSAGE * 16, 65536),
         ws_ping_interval=20,
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
+        server_header=False,
     )
+    sock = config.bind_socket()
+    # every connection gets a send buffer of a fixed size (inherited from the listening
+    # socket) rather than one the kernel may grow to megabytes for a client that does not read
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    if not server.started:
+        return 1
     return 0

@@ -6,7 +6,8 @@ Each finished deal is also kept as a game record (the TOML record format).
 
 Tables:
 
-``games``     one row per match: rules, seeds, mode (``bot`` or ``friend``), status
+``games``     one row per match: rules, seeds, mode (``bot`` or ``friend``), status, and
+              whether the lobby lists it (``public``)
 ``seats``     two rows per game: who sits there, and a hash of the seat's secret token
 ``actions``   every accepted action, numbered, with its deal and player
 ``records``   the record of every finished deal
@@ -20,6 +21,10 @@ On PostgreSQL (``postgresql+psycopg://user:password@host/database``; a bare
 one database: the tables are created under an advisory lock, two processes cannot
 both store an action with the same number (the primary key refuses the second), and
 a game is read in one ``REPEATABLE READ`` snapshot.
+
+A database made by an earlier version is brought up to date when a store opens it, under
+the same lock (:func:`_migrate`): the ``public`` column is added to ``games``, with the games
+against the computer public, as the lobby showed them, and friends' games private.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -44,9 +50,12 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     insert,
+    inspect,
     select,
     text,
+    true,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -68,6 +77,7 @@ games = Table(
     Column("status", String(16), nullable=False, index=True),
     Column("rematch_id", String(32)),
     Column("rematch_of", String(32)),
+    Column("public", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -141,6 +151,8 @@ class MatchRow:
     rematch_id: str | None
     rematch_of: str | None
     seats: tuple[SeatRow, SeatRow]
+    public: bool = False
+    """Listed in the lobby (while open, and while being played)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +189,7 @@ class Store:
             elif self.engine.dialect.name == "sqlite":
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             metadata.create_all(conn)
+            _migrate(conn)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -201,6 +214,7 @@ class Store:
                 bot_seed=game.bot_seed,
                 status=game.status,
                 rematch_of=game.rematch_of,
+                public=game.public,
             )
         )
         conn.execute(
@@ -301,13 +315,13 @@ class Store:
         ]
 
     def lobby(self, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
-        """Friend games waiting for a second player, and games being played."""
+        """Public friend games waiting for a second player, and public games being played."""
         out: dict[str, list[dict[str, Any]]] = {}
         with self.engine.connect() as conn:
             for status in ("open", "playing"):
                 rows = conn.execute(
                     select(games.c.id, games.c.mode, games.c.level, games.c.updated)
-                    .where(games.c.status == status)
+                    .where(games.c.status == status, games.c.public == true())
                     .order_by(games.c.updated.desc())
                     .limit(limit)
                 ).all()
@@ -351,7 +365,21 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         rematch_id=row.rematch_id,
         rematch_of=row.rematch_of,
         seats=(seat_list[0], seat_list[1]),
+        public=bool(row.public),
     )
+
+
+def _migrate(conn: Connection) -> None:
+    """Bring tables made by an earlier version up to date (the schema lock is held)."""
+    have = {c["name"] for c in inspect(conn).get_columns("games")}
+    if "public" not in have:
+        # friends' games become private; games against the computer stay listed
+        quote = conn.dialect.identifier_preparer.quote
+        no = "false" if conn.dialect.name == "postgresql" else "0"
+        conn.exec_driver_sql(
+            f"ALTER TABLE games ADD COLUMN {quote('public')} BOOLEAN NOT NULL DEFAULT {no}"
+        )
+        conn.execute(update(games).where(games.c.mode == "bot").values(public=True))
 
 
 def _make_engine(url: str) -> Engine:

@@ -2,13 +2,15 @@
 // (this seat's observation, the legal actions, the moves in words) and sends back
 // one of the legal actions.  Routes live in the URL fragment:
 //   #/                      home: new game, your games, the lobby
-//   #/g/ID/TOKEN            play a seat (the token is the seat's secret)
+//   #/g/ID/TOKEN            play a seat (the token is the seat's secret: it stays in the
+//                           fragment, which is never sent, and goes to the server only in
+//                           the websocket's first message)
 //   #/join/ID               take the free seat of a friend's game
 //   #/watch/ID              watch a game (public information only)
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
 
-import { cardSVG, cardLabel, cardName, parseCard, suitColour, suitIcon } from "./cards.js";
+import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
 
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
@@ -59,7 +61,8 @@ async function api(path, body) {
 function chip(token) {
   const { rank, suit } = parseCard(token);
   const label = deck === "spanish" ? ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"][rank] : "A234567JQK"[rank];
-  return `<span class="chip suit-${suit}" style="color:${suitColour(token, deck)}" data-card="${token}" title="${esc(cardName(token, deck))}">${label}${suitIcon(suit, deck)}</span>`;
+  // the colour comes from the style sheet (.chip.fr / .chip.es): no inline style, for the CSP
+  return `<span class="chip ${deck === "spanish" ? "es" : "fr"} suit-${suit}" data-card="${token}" title="${esc(cardName(token, deck))}">${label}${suitIcon(suit, deck)}</span>`;
 }
 
 function words(segments) {
@@ -152,6 +155,7 @@ function showHome() {
         <fieldset>
           <legend>Against a friend</legend>
           <p class="small">Create a game and send your friend the invitation link.</p>
+          <label class="check"><input type="checkbox" id="public"> List it in the lobby, so that anyone may join</label>
           <button type="button" id="play-friend">Create a game for a friend</button>
         </fieldset>
       </form>
@@ -172,6 +176,7 @@ function showHome() {
     try {
       const body = { mode, name: player || null };
       if (mode === "bot") body.level = level;
+      else body.public = document.getElementById("public").checked;
       const made = await api("/api/games", body);
       remember(made.id, made.token, mode === "bot" ? `Against the computer (${level})` : "Against a friend");
       location.hash = `#/g/${made.id}/${made.token}`;
@@ -259,12 +264,13 @@ function showGame(id, token) {
 
 function connect(game) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = game.token ? `?token=${encodeURIComponent(game.token)}` : "";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(game.id)}${query}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(game.id)}`);
   socket = ws;
   ws.onopen = () => {
     game.retries = 0;
     game.offline = false;
+    // who we are: the seat token goes in the first message, never in the URL
+    ws.send(JSON.stringify(game.token ? { type: "hello", token: game.token } : { type: "hello" }));
   };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);

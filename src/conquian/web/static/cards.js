@@ -33,6 +33,7 @@ export function cardName(token, deck) {
   return `${RANK_NAMES[rank]} of ${FRENCH_NAMES[suit]}`;
 }
 
+// style.css repeats these colours for the card chips (.chip.fr, .chip.es, .sym)
 export function suitColour(token, deck) {
   const { suit } = parseCard(token);
   return (deck === "spanish" ? SPANISH_COLOURS : FRENCH_COLOURS)[suit];
@@ -78,7 +79,7 @@ const SPANISH_SHAPES = [espada, copa, oro, basto];
 /** A small suit mark (inline SVG) for text such as the move log. */
 export function suitIcon(suit, deck) {
   if (deck !== "spanish") {
-    return `<span class="sym" style="color:${FRENCH_COLOURS[suit]}">${FRENCH_SYMBOLS[suit]}</span>`;
+    return `<span class="sym suit-${suit}">${FRENCH_SYMBOLS[suit]}</span>`; // coloured by style.css
   }
   return `<svg class="sicon" viewBox="0 0 20 20" aria-hidden="true">${SPANISH_SHAPES[suit](10, 10, 6.5)}</svg>`;
 }

@@ -1,0 +1,243 @@
+"""What the web server checks before it lets a request in, and what it adds to every answer.
+
+* :func:`loads` reads a client's JSON strictly: ``NaN``, ``Infinity`` and numbers too large
+  for a float (``1e999``) are refused, and so is nesting too deep to parse.
+* :func:`cross_site` decides whether a browser request comes from another site (the
+  ``Sec-Fetch-Site`` header where the browser sends it, else ``Origin`` against ``Host``).
+* :class:`RateLimits` counts, per client address, the games created and the seats taken
+  (the `limits <https://limits.readthedocs.io>`_ library, in memory).
+* :class:`SecurityHeaders` is the ASGI middleware that puts the security headers
+  (:data:`HEADERS`, with the content security policy :data:`CSP`) on every HTTP answer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",  # the favicon is a data: URL
+        "connect-src 'self'",  # the API and the game's websocket
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+"""The content security policy: the page runs only the server's own scripts and style
+sheets (it has no inline script, style or event handler) and may not be framed."""
+
+HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""The headers added to every HTTP answer."""
+
+
+class JsonError(ValueError):
+    """A client's text is not strict JSON; :meth:`words` says so for that client."""
+
+    def words(self, what: str) -> str:
+        """``The message is not valid JSON: it is nested too deeply.``"""
+        why = str(self)
+        return f"{what} is not valid JSON" + (f": {why}." if why else ".")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonError(f"the number {text[:20]} is too large")
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse a client's JSON, strictly.
+
+    :raises JsonError: if it is not JSON, holds ``NaN`` / ``Infinity`` or a number too
+        large for a float, is nested too deeply, or (bytes) is not UTF-8.
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+    except JsonError:
+        raise
+    except RecursionError:
+        raise JsonError("it is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError):  # JSONDecodeError, an integer too long
+        raise JsonError() from None
+
+
+def dumps(data: Any) -> str:
+    """JSON text as the server sends it: compact, and never ``NaN`` or ``Infinity``."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False)
+
+
+# --------------------------------------------------------------------- origins
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of a URL, lower case, without the scheme's default port."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname
+    if ":" in host:
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port and port != default else "")
+
+
+def _host_of(value: str) -> str:
+    """A ``Host`` header (or the host part of an origin) without a default port."""
+    value = value.strip().lower()
+    for default in (":80", ":443"):
+        if value.endswith(default):
+            return value[: -len(default)]
+    return value
+
+
+@dataclass(frozen=True)
+class OriginPolicy:
+    """Which browser pages may use the server: its own, and the ``allowed`` origins."""
+
+    allowed: frozenset[str] = frozenset()
+    """Origins (``https://games.example``) also allowed; ``*`` allows any page."""
+
+    @classmethod
+    def of(cls, origins: Iterable[str]) -> OriginPolicy:
+        """The policy for ``conquian serve --allow-origin`` values.
+
+        :raises ValueError: for a value that is neither ``*`` nor an http(s) origin.
+        """
+        allowed = set()
+        for value in origins:
+            if value.strip() == "*":
+                allowed.add("*")
+                continue
+            origin = origin_of(value)
+            if origin is None or urlsplit(value.strip()).path not in ("", "/"):
+                raise ValueError(f"{value!r} is not an origin such as https://games.example")
+            allowed.add(origin)
+        return cls(frozenset(allowed))
+
+    def cross_site(self, headers: Mapping[str, str]) -> str | None:
+        """Why a request with these headers comes from a page of another site, or None.
+
+        A request without ``Origin`` or ``Sec-Fetch-Site`` (a program, not a browser page)
+        passes: the checks guard people's browsers, and a program can send any header.
+        """
+        origin = headers.get("origin")
+        if origin is not None and ("*" in self.allowed or origin_of(origin) in self.allowed):
+            return None
+        site = headers.get("sec-fetch-site")
+        if site is not None:  # the browser's own judgement, right even behind a proxy
+            if site.strip().lower() in ("same-origin", "none"):
+                return None
+            return f"a page of another site ({site.strip()[:20]})"
+        if origin is None:
+            return None
+        own = origin_of(origin)
+        host = headers.get("host", "")
+        if own is not None and host and _host_of(own.split("://", 1)[1]) == _host_of(host):
+            return None
+        return f"a page of another site ({origin.strip()[:80]})"
+
+
+# ------------------------------------------------------------------ rate limits
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A request over its rate limit: the limit, and the seconds until it passes again."""
+
+    limit: str
+    retry_after: int
+
+
+class RateLimits:
+    """Per client address: how many games it may create, and seats it may take, in a while.
+
+    ``spec`` is a rate in the notation of the ``limits`` library (``30/minute``; several
+    separated by ``;``: ``10/minute;100/hour``), applied to game creation and joins each
+    on its own; ``None`` (or ``off``) disables the limits.  The counts are kept in memory,
+    in a moving window, so a burst right after a window boundary is counted too.
+    """
+
+    def __init__(self, spec: str | None) -> None:
+        self.items: list[RateLimitItem] = []
+        if spec is not None and spec.strip().lower() not in ("", "off", "none", "0"):
+            try:
+                self.items = list(parse_many(spec))
+            except ValueError:
+                raise ValueError(
+                    f"{spec!r} is not a rate such as 30/minute or 10/minute;100/hour"
+                ) from None
+        self.words = ", ".join(_rate_words(item) for item in self.items) or "off"
+        """The limits in words (``30 per minute``)."""
+        self._limiter = MovingWindowRateLimiter(MemoryStorage()) if self.items else None
+
+    def hit(self, what: str, client: str) -> Refused | None:
+        """Count one ``what`` (``create``, ``join``) by ``client``; a :class:`Refused` if over."""
+        if self._limiter is None:
+            return None
+        for item in self.items:
+            if not self._limiter.hit(item, what, client):
+                stats = self._limiter.get_window_stats(item, what, client)
+                wait = max(1, math.ceil(stats.reset_time - time.time()))
+                return Refused(_rate_words(item), wait)
+        return None
+
+
+def _rate_words(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name
+    if item.multiples == 1:
+        return f"{item.amount} per {unit}"
+    return f"{item.amount} per {item.multiples} {unit}s"
+
+
+# -------------------------------------------------------------------- headers
+
+
+class SecurityHeaders:
+    """ASGI middleware: the :data:`HEADERS` on every HTTP answer (not on websockets)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(name, value) for name, value in HEADERS if name not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
