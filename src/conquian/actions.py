@@ -111,11 +111,12 @@ class Action(NamedTuple):
             if len(found) != 1:
                 raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")
             return cls(kind, found[0])
-        if kind in (ActionKind.TAKE, ActionKind.PASS) and rest:
-            return cls(kind, -1, parse_partition(rest))
-        if rest:
+        melds = parse_partition(rest) if kind in (ActionKind.TAKE, ActionKind.PASS) and rest else ()
+        if melds:
+            return cls(kind, -1, melds)
+        if rest and kind is not ActionKind.TAKE and (kind is not ActionKind.PASS):
             raise InvalidNotationError(f"'{word}' takes nothing after it, got {rest!r}.")
-        if kind is ActionKind.TAKE:
+        if kind is ActionKind.TAKE:  # a take melds the centre card: its table is never empty
             raise InvalidNotationError(
                 "'take' needs the new table, e.g. 'take 5c6c7c/JhJdJc' "
                 "(a front end may accept shorter forms)."

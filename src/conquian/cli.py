@@ -14,7 +14,7 @@ from typing import Any
 
 from . import __version__
 from .bots.protocol import DEFAULT_TIME_LIMIT_MS
-from .errors import ConquianError
+from .errors import ConquianError, RecordError
 from .game import Game
 from .notation import format_position, parse_position
 from .play.cli import (
@@ -24,7 +24,7 @@ from .play.cli import (
     wants_replay_step,
 )
 from .present.rules_text import PRESET_SOURCES, describe
-from .records import GameRecord, format_result, load_record
+from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import PRESETS, find_rules
 from .tools.arena import MatchResult, run_match
 
@@ -69,6 +69,41 @@ def cmd_legal(args: argparse.Namespace) -> None:
     print(f"Player {state.to_act} to act ({state.phase.value}); {len(actions)} legal actions:")
     for action in actions:
         print(f"  {action}")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check the fair shuffle of every deal of a game or match record."""
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(
+            f"Cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}."
+        ) from None
+    is_match = f'"{MATCH_FORMAT}"' in text.split("[", 1)[0]
+    deals = MatchRecord.loads(text).deals if is_match else (GameRecord.loads(text),)
+    checked = 0
+    for number, deal in enumerate(deals, start=1):
+        name = f"deal {number}" if is_match else "the deal"
+        if deal.fair is None:
+            print(f"{name}: no fair shuffle recorded")
+            continue
+        if deal.fair.server_seed is None:
+            print(
+                f"{name}: the server seed is not revealed yet (commitment {deal.fair.commitment})"
+            )
+            continue
+        deal.verify_shuffle()
+        checked += 1
+        seeds = len(deal.fair.client_seeds)
+        print(
+            f"{name}: fair. The server seed matches the commitment {deal.fair.commitment[:16]}..., "
+            f"and {deal.fair.algorithm} over it and {seeds} player seed{'s' if seeds != 1 else ''} "
+            "deals exactly the recorded deck."
+        )
+    if not checked:
+        raise RecordError("No deal of this record has a revealed fair shuffle to check.")
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -407,6 +442,44 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 130
 
 
+def cmd_soak(args: argparse.Namespace) -> int:
+    from .tools.soak import format_soak, run_soak
+
+    if args.jobs < 0:
+        raise CliError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}.")
+    if args.progress < 0:
+        raise CliError(f"--progress must not be negative, got {args.progress}.")
+    jobs = args.jobs or os.cpu_count() or 1
+    last = [time.monotonic()]
+
+    def progress(result: Any) -> None:
+        now = time.monotonic()
+        if args.progress and now - last[0] >= args.progress:
+            last[0] = now
+            print(
+                f"[soak] {result.games:,}/{args.games:,} games, {result.actions:,} actions, "
+                f"{result.failed:,} failures, {result.elapsed_s:.0f} s, "
+                f"{result.games_per_s:.1f} games/s",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    previous = signal.signal(signal.SIGTERM, _stop_match)  # like Ctrl-C: report so far
+    try:
+        result = run_soak(
+            args.games, args.rules or ["standard"], seed=args.seed, jobs=jobs, progress=progress
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(format_soak(result, show=args.show))
+    if result.failed:
+        return 1
+    return 130 if result.interrupted else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="conquian",
@@ -458,6 +531,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_replay_step_options(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "verify",
+        help="check the provably fair shuffle of a game or match record",
+        description=(
+            "Re-derive each deal's deck from its seeds and check the revealed server seed "
+            "against the commitment published before the deal (exit status 1 if any fails)."
+        ),
+    )
+    p.add_argument("file", help="a game or match record file (.toml)")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser(
         "selfplay",
@@ -553,6 +637,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds the computer waits before each move, so moves can be followed (default 0.6)",
     )
+    p.add_argument(
+        "--rate-limit",
+        default="20/minute;200/hour",
+        metavar="RATE",
+        help="games one client address may create, and seats it may take, e.g. 20/minute or "
+        "20/minute;200/hour (the default); 'off' for no limit",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        metavar="ORIGIN",
+        help="also let pages of this origin (https://games.example) use the server; "
+        "repeat for more, '*' for any (default: the server's own pages only)",
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
@@ -565,6 +663,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget-ms", type=int, metavar="T", help="thinking time per move")
     p.add_argument("--seed", type=int, help="random seed of the bot")
     p.set_defaults(func=cmd_bot)
+
+    p = sub.add_parser(
+        "soak",
+        help="random legal games with every invariant checked at every step",
+        description="Play random legal games and check every invariant at every step (card "
+        "conservation, validate, legal and illegal actions, notation round trips, no hidden "
+        "card in an observation, the record replays). Game i uses seed SEED + i; exit status "
+        "1 if any check fails.",
+    )
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument(
+        "--rules",
+        action="append",
+        metavar="R",
+        help="rules preset or spec, repeatable; 'all': every preset (default standard)",
+    )
+    p.add_argument(
+        "--jobs", type=int, default=1, help="worker processes (default 1; 0: one per core)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument(
+        "--progress",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="print a progress line on stderr every S seconds (default: never)",
+    )
+    p.add_argument(
+        "--show", type=int, default=10, metavar="K", help="failures to print (default 10)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_soak)
     return parser
 
 
