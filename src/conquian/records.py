@@ -480,6 +480,14 @@ def load_record(path: str) -> GameRecord:
 
     :raises RecordError: if it cannot be read or is malformed.
     """
+    return GameRecord.loads(_read_text(path))
+
+
+def _read_text(path: str) -> str:
+    """A record file's text.
+
+    :raises RecordError: if it cannot be read as text.
+    """
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -487,7 +495,7 @@ def load_record(path: str) -> GameRecord:
         raise RecordError(f"Cannot read {path}: {exc.strerror}.") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not a text file.") from None
-    return GameRecord.loads(text)
+    return text
 
 
 __all__ = ["FORMAT", "GameRecord", "format_mask", "format_result", "load_record"]
@@ -672,11 +680,4 @@ def load_match_record(path: str) -> MatchRecord:
 
     :raises RecordError: if it cannot be read or is malformed.
     """
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise RecordError(f"Cannot read {path}: {exc.strerror}.") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file.") from None
-    return MatchRecord.loads(text)
+    return MatchRecord.loads(_read_text(path))
