@@ -852,6 +852,8 @@ def friend_game(tmp_path: Path) -> Iterator[tuple[Any, Any, Seats]]:
         joined = c.post(f"/api/games/{made['id']}/join", json={"name": "Ben"}).json()
         seats = Seats(c, made["id"], {made["seat"]: made["token"], joined["seat"]: joined["token"]})
         with seats.socket(0):  # the game is live while a socket is open; keep it so
+            with seats.socket(1):  # both have said hello: the first deal is dealt
+                pass
             yield c, c.app.state.hub.live[made["id"]], seats
 
 
@@ -879,11 +881,18 @@ def ws_exchange(ws: Any, text: str) -> list[Any]:
 
 def check_ws(live: Any, seats: Seats, seat: int, text: str) -> None:
     history = list(live.game.history)
+    shuffles = dict(live.shuffles)
     with seats.socket(seat) as ws:
         received = ws_exchange(ws, text)
     if live.game.history != history:  # only a legal act may change the game, and is acked
         assert any(m["type"] == "state" and "ack" in m for m in received), received
         assert live.game.history[: len(history)] == history
+    for deal, shuffle in shuffles.items():  # a seed given is never changed, nor another seat's
+        now = live.shuffles[deal]
+        assert (now.server_seed, now.commitment) == (shuffle.server_seed, shuffle.commitment)
+        for other, given in enumerate(shuffle.client_seeds):
+            if given is not None or other != seat:
+                assert now.client_seeds[other] == given, (deal, other, text[:80])
 
 
 _LEGAL = "LEGAL-ACTION"
@@ -896,6 +905,8 @@ WS_BASES = (
     {"type": "ping", "id": 1},
     {"type": "rematch"},
     {"type": "hello", "token": "AAAAAAAAAAAAAAAAAAAAAAAA"},
+    {"type": "seed", "deal": 2, "seed": "0123456789abcdef"},
+    {"type": "hello", "token": "AAAAAAAAAAAAAAAAAAAAAAAA", "seed": "ff" * 16},
 )
 
 

@@ -46,15 +46,19 @@ def hub(client: TestClient) -> Hub:
 
 
 def live(client: TestClient, game_id: str) -> LiveMatch:
-    return hub(client).live[game_id]
+    """The game in the server's memory (loaded from the database if it was dropped)."""
+    found = hub(client).live.get(game_id)
+    if found is None:
+        found = client.portal.call(hub(client).get, game_id)  # type: ignore[union-attr]
+    return found
 
 
 def game_at(client: TestClient, game_id: str, seq: int) -> LiveMatch:
     """The game as it was after its first ``seq`` actions, rebuilt from the database."""
     loaded = hub(client).store.load(game_id)
     assert loaded is not None
-    row, actions = loaded
-    return LiveMatch(row, actions[:seq])
+    row, actions, shuffles = loaded
+    return LiveMatch(row, actions[:seq], shuffles)
 
 
 def new_friend_game(client: TestClient) -> tuple[str, str, str]:
@@ -64,7 +68,12 @@ def new_friend_game(client: TestClient) -> tuple[str, str, str]:
     joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"})
     assert joined.status_code == 200, joined.text
     assert joined.json()["seat"] == 1
-    return game_id, made.json()["token"], joined.json()["token"]
+    tokens = made.json()["token"], joined.json()["token"]
+    for token in tokens:  # the first deal is dealt once both players have said hello
+        with seat_socket(client, game_id, token) as ws:
+            assert receive(ws)["type"] == "state"
+    assert game_at(client, game_id, 0).dealt
+    return game_id, *tokens
 
 
 def receive(ws: Any) -> dict[str, Any]:
@@ -82,7 +91,7 @@ def states_until(ws: Any, seq: int, game: LiveMatch, seat: int | None) -> dict[s
         assert msg["type"] != "error", msg
         if msg["type"] == "state":
             assert_secret(msg, game, seat)
-            if msg["seq"] == seq:
+            if msg["seq"] == seq and msg["obs"] is not None:  # None: not dealt yet
                 return msg
 
 
@@ -171,8 +180,15 @@ def test_friend_game_secrecy_on_the_wire_with_a_spectator(client: TestClient) ->
 
 
 def test_http_answers_carry_no_secrets_while_playing(client: TestClient) -> None:
-    game_id, _, _ = new_friend_game(client)
-    game = live(client, game_id)
+    game_id, token0, token1 = new_friend_game(client)
+    with seat_socket(client, game_id, token0) as ws0, seat_socket(client, game_id, token1) as ws1:
+        game = live(client, game_id)
+        for seat, ws in ((0, ws0), (1, ws1)):
+            states_until(ws, 0, game, seat)
+        check_http_answers(client, game_id, game)
+
+
+def check_http_answers(client: TestClient, game_id: str, game: LiveMatch) -> None:
     for path in (f"/api/games/{game_id}", "/api/lobby", f"/api/games/{game_id}/records"):
         answer = client.get(path)
         leaked = set(CARD_TOKEN.findall(answer.text)) & forbidden_for(game.game.state, None)

@@ -270,11 +270,20 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     # the spectator saw the same moves, still without any hand
     expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
     assert eve.locator("#hand .card-btn").count() == 0
-    # rematch: Ana asks, both end up in the new game
+    # each browser checked the shuffle itself once the server seed was revealed: the seed
+    # matches the commitment it was shown before the deal, its own seed was mixed in, and the
+    # seeds deal the hand it was dealt
+    for page in (ana, ben):
+        check = page.locator("#fair-check")
+        expect(check).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
+        expect(check).to_contain_text("your browser's seed was mixed into the shuffle")
+        expect(check).to_contain_text("the seeds deal exactly the hand you were dealt")
+    # rematch: Ana asks, both end up in the new game; it is dealt once Ben is there too
     ana.locator("#summary .btn-rematch").click()
     expect(ana).to_have_url(re.compile(r"#/g/(?!" + re.escape(game_id) + ")"), timeout=WAIT_MS)
-    expect(ana.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    expect(ana.locator("#prompt")).to_contain_text("add a seed to the shuffle", timeout=WAIT_MS)
     ben.locator("#summary .go-rematch").click()
+    expect(ana.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
     for page in (ana, ben, eve):

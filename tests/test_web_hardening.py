@@ -106,9 +106,13 @@ def seat_socket(client: TestClient, game_id: str, token: str | None = None) -> I
 def friend_game(client: TestClient, **fields: Any) -> tuple[str, str, str]:
     made = client.post("/api/games", json={"mode": "friend", "name": "Ana", **fields})
     assert made.status_code == 201, made.text
-    joined = client.post(f"/api/games/{made.json()['id']}/join", json={"name": "Ben"})
+    game_id = made.json()["id"]
+    joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"})
     assert joined.status_code == 200, joined.text
-    return made.json()["id"], made.json()["token"], joined.json()["token"]
+    with client.websocket_connect(f"/ws/{game_id}") as ws:  # Ben's hello deals the first deal
+        ws.send_text(hello(joined.json()["token"]))
+        assert next_of(ws, "state")["seat"] == 1
+    return game_id, made.json()["token"], joined.json()["token"]
 
 
 def next_of(ws: Any, kind: str) -> dict[str, Any]:
@@ -405,8 +409,11 @@ def test_a_client_that_stops_reading_is_disconnected_and_can_come_back(
 ) -> None:
     base, proc, log = server
     made = post(f"{base}/api/games", {"mode": "friend", "name": "Ana"})
-    post(f"{base}/api/games/{made['id']}/join", {"name": "Ben"})
+    joined = post(f"{base}/api/games/{made['id']}/join", {"name": "Ben"})
     url = "ws" + base.removeprefix("http") + f"/ws/{made['id']}"
+    with connect(url) as ws:  # Ben says hello (without a seed): his half of the first deal
+        ws.send(hello(joined["token"]))
+        assert strict_json(str(ws.recv(timeout=WAIT)))["seat"] == 1
     before = memory_kb(proc.pid, "VmRSS")
     slow = RawSocket(url)
     try:

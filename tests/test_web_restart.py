@@ -37,7 +37,8 @@ def state(ws: ClientConnection, seq: int | None = None, seat: int | None = 0) ->
         RECEIVED.append((seat, raw))
         msg: dict[str, Any] = json.loads(raw)
         assert msg["type"] != "error", msg
-        if msg["type"] == "state" and (seq is None or msg["seq"] == seq):
+        dealt = msg.get("obs") is not None  # a friend's game is dealt once both said hello
+        if msg["type"] == "state" and dealt and (seq is None or msg["seq"] == seq):
             return msg
 
 

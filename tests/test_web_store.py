@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from web_helpers import TestDatabase, postgres_database, postgres_url_or_skip
 
-from conquian.web.store import ActionRow, MatchRow, SeatRow, Store, hash_token
+from conquian.web.store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 
 
 def game_row(game_id: str, *, rematch_of: str | None = None) -> MatchRow:
@@ -49,7 +49,8 @@ def test_a_game_round_trips(stores: list[Store], database: TestDatabase) -> None
     one.add_action("g1", ActionRow(2, 1, 1, "discard Kh"), record=(1, "p1 wins: out", "x" * 10_000))
     loaded = two.load("g1")  # the other process reads what the first committed
     assert loaded is not None
-    row, acts = loaded
+    row, acts, shuffles = loaded
+    assert shuffles == []
     assert row.match_seed == 2**63 - 1 and row.status == "playing"
     assert row.seats[1].name == "Zoë 名前" and row.seats[1].joined
     assert acts == [ActionRow(1, 1, 0, "decline"), ActionRow(2, 1, 1, "discard Kh")]
@@ -71,6 +72,25 @@ def test_two_processes_cannot_store_the_same_action_number(
     assert two.records("g1") == []
     two.add_action("g1", ActionRow(2, 1, 1, "force"))  # and the store goes on working
     assert [a.seq for a in one.load("g1")[1]] == [1, 2]  # type: ignore[index]
+
+
+def test_shuffles_are_stored_once_and_each_seat_adds_one_seed(stores: list[Store]) -> None:
+    one, two = stores
+    first = DealRow(1, "ab" * 32, "cd" * 32, (None, None))
+    one.create_game(game_row("g1"), first)
+    assert not two.add_deal("g1", DealRow(1, "ee" * 32, "ff" * 32, (None, None)))  # stored already
+    assert two.add_deal("g1", DealRow(2, "12" * 32, "34" * 32, (None, None)))
+    assert one.add_client_seed("g1", 1, 0, "0f0f")
+    assert not two.add_client_seed("g1", 1, 0, "eeee")  # the first seed given stays
+    assert two.add_client_seed("g1", 1, 1, "")
+    assert not one.add_client_seed("g1", 3, 0, "01")  # no such deal
+    loaded = one.load("g1")
+    assert loaded is not None
+    assert loaded[0].fair is False  # game_row makes a game of before fair shuffles
+    assert loaded[2] == [
+        DealRow(1, "ab" * 32, "cd" * 32, ("0f0f", "")),
+        DealRow(2, "12" * 32, "34" * 32, (None, None)),
+    ]
 
 
 def test_only_one_of_two_joins_takes_the_seat(stores: list[Store]) -> None:

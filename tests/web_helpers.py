@@ -42,10 +42,22 @@ def forbidden_for(state: GameState, seat: int | None) -> set[str]:
 
 
 def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) -> None:
-    """No hidden card of the deal in play (nor of the last finished deal) is in the message.
+    """No hidden card of the deal in play (nor of the last finished deal) is in the message,
+    nor any seed: no server seed of a deal not yet over, no other seat's seed for it.
 
     ``game`` must be the game as it was when the message was sent.
     """
+    raw = message.get("_raw") or json.dumps(message)
+    for shuffle in game.shuffles.values():
+        if shuffle.deal > len(game.finished):  # not over: its seeds are secret
+            assert shuffle.server_seed not in raw, f"the server seed of deal {shuffle.deal} leaked"
+            for other, seed in enumerate(shuffle.client_seeds):
+                if seed and other != seat:
+                    assert seed not in raw, f"seat {other}'s seed for deal {shuffle.deal} leaked"
+    if message["obs"] is None:  # sent before the first deal was dealt
+        assert not CARD_TOKEN.findall(raw), "cards before the deal"
+        return
+    assert game.dealt
     now = {k: v for k, v in message.items() if k not in ("_raw", "last")}
     leaked = set(CARD_TOKEN.findall(json.dumps(now))) & forbidden_for(game.game.state, seat)
     assert not leaked, f"seat {seat} was sent hidden cards {sorted(leaked)}"
@@ -54,8 +66,8 @@ def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) ->
         text = json.dumps(message["last"])
         leaked = set(CARD_TOKEN.findall(text)) & forbidden_for(finished, seat)
         assert not leaked, f"seat {seat} was sent hidden cards of the last deal {sorted(leaked)}"
-    raw = message.get("_raw") or json.dumps(message)
-    seeds = {str(game.match.seed), str(game.bot_seed), str(game.game.seed)}
+    seeds = {str(game.match.seed), str(game.bot_seed)}
+    seeds |= {str(g.seed) for g in game.match.games if g.seed is not None}
     assert not any(s in raw for s in seeds), "a seed reached a client"
     if seat is None:
         assert "hand" not in message["obs"]
@@ -184,10 +196,10 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
             if game_id not in loaded:
                 loaded[game_id] = store.load(game_id)
                 assert loaded[game_id] is not None, game_id
-            row, actions = loaded[game_id]
+            row, actions, shuffles = loaded[game_id]
             key = (game_id, seq)
             if key not in games:
-                games[key] = LiveMatch(row, actions[:seq])
+                games[key] = LiveMatch(row, actions[:seq], shuffles)
             assert message["seat"] == seat
             assert_secret({**message, "_raw": raw}, games[key], seat)
             checked += 1

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from .cards import NUM_RANKS, mask_indices
 from .errors import ConquianError
+from .fair import FairShuffle
 from .game import Game
 from .rules import DrawStake, FirstDealer, MatchKind, Rules, Scoring, find_rules
 from .state import GameState, Outcome, shuffled_deck
@@ -176,27 +177,35 @@ class Match:
         *,
         deck: Sequence[int] | None = None,
         seed: int | None = None,
+        fair: FairShuffle | None = None,
     ) -> Game:
         """Deal the next deal as a :class:`Game` (with history, for records); it becomes
         :attr:`deal`.  ``players`` overrides the match's names for this deal; ``deck``
         (with the ``seed`` it came from, if known) replaces the deck the match would deal,
-        for a match set up again from a record that has no match seed.
+        for a match set up again from a record that has no match seed.  ``fair`` deals the
+        deck of a provably fair shuffle instead (its server seed must be known); the game
+        then has no seed, and its :attr:`~conquian.game.Game.fair` holds the server seed,
+        a secret until the deal is over.
 
         :raises ConquianError: if the match is over.
+        :raises FairnessError: if ``fair`` cannot give a deck.
         """
         if self.is_over:
             raise ConquianError("The match is over.")
+        if fair is not None:
+            deck = fair.deck()
         self._deal_seed = self._rng.randrange(2**63)
         if deck is not None:
             self._deal_seed = seed if seed is not None else self._deal_seed
         game = Game(
             self.rules,
             deck=deck,
-            seed=self._deal_seed,
+            seed=None if fair is not None else self._deal_seed,
             dealer=self.dealer,
             stake=self.deal_value(),
             players=self.players if players is None else players,
         )
+        game.fair = fair
         self.deal = game
         self.games.append(game)
         return game

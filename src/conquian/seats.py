@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .bots.base import Bot
 from .errors import ConquianError
+from .fair import FairShuffle
 from .game import Game
 from .match import DealResult, Match
 from .observation import Observation
@@ -120,15 +121,16 @@ class Table:
         """The number of the deal in play in its match (1 for a table without a match)."""
         return self.match.deal_number if self.match is not None else 1
 
-    def start(self, game: Game | None = None) -> Game:
+    def start(self, game: Game | None = None, *, fair: FairShuffle | None = None) -> Game:
         """Begin the next deal (the match's, or ``game``) and tell each bot its seat.
 
-        A bot that fails to start raises; :attr:`dealt` then lists the bots told before it.
+        ``fair``: the match deals the deck of this provably fair shuffle.  A bot that fails
+        to start raises; :attr:`dealt` then lists the bots told before it.
         """
         if game is None:
             if self.match is None:
                 raise ConquianError("A table without a match must be given each deal.")
-            game = self.match.new_game()
+            game = self.match.new_game(fair=fair)
         elif self.match is not None:
             raise ConquianError("A match deals its own deals.")
         else:

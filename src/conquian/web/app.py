@@ -6,8 +6,9 @@ route                                         what it does
 ``GET /``                                     the browser client (``static/index.html``)
 ``POST /api/games``                           new game: ``{"mode": "bot"|"friend", "level",
                                               "name", "rules", "public"}`` →
-                                              ``{"id", "seat", "token"}``
-``POST /api/games/{id}/join``                 take the free seat: ``{"name"}`` → ``{"seat", "token"}``
+                                              ``{"id", "seat", "token", "shuffle"}``
+``POST /api/games/{id}/join``                 take the free seat: ``{"name"}`` →
+                                              ``{"seat", "token", "shuffle"}``
 ``GET /api/games/{id}``                       public facts about a game
 ``GET /api/lobby``                            public games: open, and being played
 ``GET /api/games/{id}/records``               the finished deals (once the match is over)
@@ -18,10 +19,16 @@ route                                         what it does
                                               "token": …}``) or watch (``{"type": "hello"}``)
 ============================================  =============================================
 
-Websocket messages from the client: first ``{"type": "hello", "token": "…"}`` (the seat
-token travels in this message, never in the URL, where a proxy's log would keep it), then
-``{"type": "act", "action": "discard Kh", "id": 7}``, ``{"type": "hint"}``,
-``{"type": "rematch"}``, ``{"type": "ping"}``.  The server sends ``{"type": "state", ...}``
+``shuffle`` is ``{"deal", "commitment"}``: the commitment to the shuffle of the deal that the
+seed of the client's ``hello`` goes to, published before the client gives its seed.
+
+Websocket messages from the client: first ``{"type": "hello", "token": "…", "seed": "…"}``
+(the seat token travels in this message, never in the URL, where a proxy's log would keep
+it; ``seed``, optional, is the client's hexadecimal seed for the shuffle of the deal being
+shuffled), then ``{"type": "act", "action": "discard Kh", "id": 7}``,
+``{"type": "seed", "deal": 2, "seed": "…"}`` (a seed for the next deal's shuffle, whose
+commitment the state's ``fair.next`` shows), ``{"type": "hint"}``, ``{"type": "rematch"}``,
+``{"type": "ping"}``.  The server sends ``{"type": "state", ...}``
 after every change (with ``"ack": id`` to the client whose action it was),
 ``{"type": "hint", ...}`` and ``{"type": "error", "message": ...}``.
 
@@ -59,7 +66,7 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from .hub import Conn, Hub, LiveMatch, UserError, echo_id, segments
+from .hub import Conn, Hub, LiveMatch, UserError, check_seed, echo_id, segments
 from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
 from .store import Store, default_db_url
 
@@ -220,13 +227,16 @@ async def create_game(request: Request) -> Response:
         rules=data.get("rules"),
         public=data.get("public"),
     )
-    return JSONResponse({"id": live.id, "seat": 0, "token": token}, status_code=201)
+    answer = {"id": live.id, "seat": 0, "token": token, "shuffle": live.next_shuffle()}
+    return JSONResponse(answer, status_code=201)
 
 
 async def join_game(request: Request) -> Response:
     data = await _body(request, "join")
     live, seat, token = await _hub(request).join(request.path_params["game_id"], data.get("name"))
-    return JSONResponse({"id": live.id, "seat": seat, "token": token})
+    return JSONResponse(
+        {"id": live.id, "seat": seat, "token": token, "shuffle": live.next_shuffle()}
+    )
 
 
 async def game_info(request: Request) -> Response:
@@ -405,7 +415,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 if isinstance(data, dict) and data.get("type") == "hello":
                     if greeted:
                         raise UserError("This connection has said hello already.")
-                    live = await _hello(hub, live, conn, data.get("token"))
+                    live = await _hello(hub, live, conn, data.get("token"), data.get("seed"))
                     greeted = True
                 elif not greeted:
                     raise UserError("Say who you are: " + HELLO + ".")
@@ -438,10 +448,12 @@ async def game_socket(websocket: WebSocket) -> None:
             )
 
 
-async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any) -> LiveMatch:
-    """Seat the connection by its token (or as a spectator) and send it the game."""
+async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any, seed: Any) -> LiveMatch:
+    """Seat the connection by its token (or as a spectator), take its seed for the shuffle,
+    and send it the game."""
     if token is not None and not isinstance(token, str):
         raise UserError("The seat token must be text.")
+    seed = None if seed is None else check_seed(seed)
     conn.seat = live.seat_for(token) if token else None
     if token and conn.seat is None:
         conn.send(
@@ -450,6 +462,7 @@ async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any) -> LiveMatch
                 "message": "This link's seat token is not valid for this game; you are watching it.",
             }
         )
+    live = await hub.greet(live, conn.seat, seed)
     return await hub.connect(live, conn)
 
 

@@ -5,6 +5,13 @@ rebuilt from its stored actions; an action is checked by the engine, committed t
 the database, and only then acknowledged and shown to the clients.  Each client is
 sent the observation of its own seat (or, for a spectator, the public part of
 one), never the opponent's hand, the stock or the seeds.
+
+Every deal of a game comes from a provably fair shuffle (:mod:`conquian.fair`).  The
+shuffle of a deal is drawn, and its commitment published, before the deal before it
+starts (the first one when the game is made); each seated person may add a seed of their
+own until the deal is dealt.  The first deal is dealt once every human seat has said
+hello (with a seed or without); each later one as soon as the deal before it is settled,
+with the seeds given by then.  The server seed is revealed with the deal's end.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, make_bot
 from ..cards import CARDS, format_mask
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
+from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
 from ..game import Game
 from ..match import DealResult, Match
 from ..observation import Observation
@@ -46,7 +54,7 @@ from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
 from ..seats import Seat, Table
 from .security import dumps
-from .store import ActionRow, MatchRow, SeatRow, Store, hash_token
+from .store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("conquian.web")
 
@@ -173,7 +181,9 @@ def check_name(name: Any, default: str) -> str:
 class LiveMatch:
     """One match in memory, rebuilt from the stored actions."""
 
-    def __init__(self, row: MatchRow, stored: Sequence[ActionRow] = ()) -> None:
+    def __init__(
+        self, row: MatchRow, stored: Sequence[ActionRow] = (), deals: Sequence[DealRow] = ()
+    ) -> None:
         self.id = row.id
         self.mode = row.mode
         self.level = row.level
@@ -199,9 +209,67 @@ class LiveMatch:
         self.bot_task: asyncio.Task[None] | None = None
         self.evicted = False
         """Dropped from the hub's memory; a new connection loads the game again."""
-        self.table.start()
+        self.fair = row.fair
+        self.shuffles: dict[int, DealRow] = {d.deal: d for d in deals}
+        """The fair shuffle of each deal drawn so far (with its secret server seed)."""
+        self.unsaved: list[DealRow] = []
+        """Shuffles drawn in memory that the hub has still to store."""
+        self._deal_if_due()
         for action_row in stored:
             self._replay(action_row)
+
+    # ------------------------------------------------------------ shuffles
+
+    def _deal_if_due(self) -> None:
+        """Deal the next deal if it may be dealt now (see the module's description)."""
+        if self.match.is_over or self.match.deal is not None:
+            return
+        if not self.fair:  # stored by an earlier version: dealt from the match seed
+            self.table.start()
+            return
+        number = self.match.deal_number + 1
+        row = self.shuffle_for(number)
+        if number == 1 and any(
+            seed is None and seat.kind == "human"
+            for seed, seat in zip(row.client_seeds, self.seats, strict=True)
+        ):
+            return
+        shuffle = FairShuffle(
+            commitment=row.commitment,
+            client_seeds=tuple(bytes.fromhex(c) for c in row.client_seeds if c),
+            server_seed=bytes.fromhex(row.server_seed),
+        )
+        self.table.start(fair=shuffle)
+        self.shuffle_for(number + 1)  # its commitment is published during this deal
+
+    def shuffle_for(self, number: int) -> DealRow:
+        """The shuffle of deal ``number``, drawn now if it has none yet."""
+        row = self.shuffles.get(number)
+        if row is None:
+            server = new_server_seed()
+            row = DealRow(number, server.hex(), commitment(server), (None,) * len(self.seats))
+            self.shuffles[number] = row
+            self.unsaved.append(row)
+        return row
+
+    @property
+    def collecting(self) -> int | None:
+        """The deal whose seeds are being collected (the next one to be dealt), if any."""
+        if not self.fair or self.match.is_over:
+            return None
+        return self.match.deal_number + 1
+
+    def next_shuffle(self) -> dict[str, Any] | None:
+        """The deal being shuffled and the commitment to its shuffle (None if none is)."""
+        number = self.collecting
+        if number is None:
+            return None
+        return {"deal": number, "commitment": self.shuffle_for(number).commitment}
+
+    def add_seed(self, seat: int, number: int, seed: str) -> None:
+        """A stored seed of ``seat`` for deal ``number`` (``""``: none); deals if now due."""
+        self.shuffles[number] = self.shuffle_for(number).with_seed(seat, seed)
+        self._deal_if_due()
 
     # ------------------------------------------------------------ engine
 
@@ -210,14 +278,30 @@ class LiveMatch:
         return (self.seats[0].name, self.seats[1].name)
 
     @property
-    def ready(self) -> bool:
+    def joined(self) -> bool:
         """Both seats are filled."""
         return all(s.joined for s in self.seats)
 
     @property
+    def dealt(self) -> bool:
+        """The first deal has been dealt."""
+        return bool(self.match.games)
+
+    @property
+    def ready(self) -> bool:
+        """Both seats are filled and the first deal is dealt."""
+        return self.joined and self.dealt
+
+    @property
     def game(self) -> Game:
-        """The deal in play, or the last deal once the match is over."""
-        return self.match.deal or self.match.games[-1]
+        """The deal in play, or the last deal once the match is over.
+
+        :raises ConquianError: before the first deal is dealt.
+        """
+        game = self.match.deal or (self.match.games[-1] if self.match.games else None)
+        if game is None:
+            raise ConquianError("The first deal has not been dealt yet.")
+        return game
 
     @property
     def deal_number(self) -> int:
@@ -227,7 +311,8 @@ class LiveMatch:
         """After a seat changed hands: the match, its deal and the table use the new names."""
         names = self.names
         self.match.players = names
-        self.game.players = names
+        if self.dealt:
+            self.game.players = names
         for seat, name in zip(self.table.seats, names, strict=True):
             seat.name = name
 
@@ -272,7 +357,7 @@ class LiveMatch:
         if self.match.is_over:
             self.status = "over"
         else:
-            self.table.start()
+            self._deal_if_due()
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act now, if any."""
@@ -308,8 +393,46 @@ class LiveMatch:
             "cards_to_win": self.rules.cards_to_win,
         }
 
+    def _fair_view(self) -> dict[str, Any] | None:
+        """The commitments published so far: of the deal in play, and of the next deal with
+        which seats have given their seed."""
+        if not self.fair:
+            return None
+        out: dict[str, Any] = {"algorithm": ALGORITHM}
+        game = self.match.deal
+        if game is not None and game.fair is not None:
+            out["current"] = {"deal": self.match.deal_number, "commitment": game.fair.commitment}
+        number = self.collecting
+        row = None if number is None else self.shuffles.get(number)
+        if row is not None:
+            out["next"] = {
+                "deal": row.deal,
+                "commitment": row.commitment,
+                "seeded": [c is not None for c in row.client_seeds],
+            }
+        return out
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything the client at ``seat`` (None: a spectator) may see now."""
+        if not self.dealt:
+            return {
+                "type": "state",
+                "game": self.summary(),
+                "seat": seat,
+                "obs": None,
+                "seq": self.seq,
+                "log": [],
+                "match": {
+                    "deal": 0,
+                    "balance": list(self.match.balance),
+                    "stake": self.match.deal_value(),
+                    "over": False,
+                    "leader": None,
+                    "scoring": self.rules.scoring.value,
+                },
+                "last": None,
+                "fair": self._fair_view(),
+            }
         look = CardLook()
         names = Names(self.names, me=seat)
         game = self.game
@@ -345,6 +468,7 @@ class LiveMatch:
                 "scoring": self.rules.scoring.value,
             },
             "last": self._last_deal(seat),
+            "fair": self._fair_view(),
         }
         return out
 
@@ -370,7 +494,7 @@ class LiveMatch:
         )
         lines = [segments(line) for line in said]
         winner = result.outcome.winner
-        return {
+        out: dict[str, Any] = {
             "deal": result.number,
             "winner": winner,
             "termination": result.outcome.termination.value,
@@ -378,6 +502,18 @@ class LiveMatch:
             "lines": lines,
             "tables": [_melds(obs.tables[0]), _melds(obs.tables[1])],
         }
+        if game.fair is not None and game.fair.server_seed is not None:
+            # revealed now that the deal is over: anyone may deal the same deck again
+            out["fair"] = {
+                "algorithm": game.fair.algorithm,
+                "commitment": game.fair.commitment,
+                "server_seed": game.fair.server_seed.hex(),
+                "client_seeds": [c.hex() for c in game.fair.client_seeds],
+                "dealer": game.dealer,
+                "hand_size": self.rules.hand_size,
+                "packet": self.rules.deal_packet,
+            }
+        return out
 
 
 def _forms(obs: Observation, kind: ActionKind) -> list[dict[str, Any]]:
@@ -389,6 +525,22 @@ def _forms(obs: Observation, kind: ActionKind) -> list[dict[str, Any]]:
         }
         for played, actions in take_forms(obs, kind)
     ]
+
+
+def check_seed(seed: Any) -> str:
+    """A client's seed for the shuffle: hexadecimal text of at most 64 bytes (lower case).
+
+    :raises UserError: naming what is wrong.
+    """
+    most = 2 * MAX_CLIENT_SEED_BYTES
+    if not isinstance(seed, str) or len(seed) > most:
+        raise UserError(f"A seed must be hexadecimal text of at most {most} digits.")
+    try:
+        return bytes.fromhex(seed).hex()
+    except ValueError:
+        raise UserError(
+            f"A seed must be hexadecimal text of at most {most} digits (an even number of them)."
+        ) from None
 
 
 def _server_bot(level: str) -> Bot:
@@ -444,6 +596,7 @@ class Hub:
                 loaded = await self._db(self.store.load, game_id)
                 found = None if loaded is None else LiveMatch(*loaded)
                 if found is not None:
+                    await self.save_shuffles(found)
                     self.live[game_id] = found
                     if found.status != "over" and found.match.is_over:
                         found.status = "over"
@@ -518,9 +671,10 @@ class Hub:
             rematch_of=None,
             seats=(SeatRow(0, "human", player, hash_token(token), True), second),
             public=public,
+            fair=True,
         )
-        await self._db(self.store.create_game, row)
         live = LiveMatch(row)
+        await self._db(self.store.create_game, row, live.unsaved.pop(0))
         self.live[row.id] = live
         self._kick_bot(live)
         return live, token
@@ -616,12 +770,75 @@ class Hub:
             await self.hint(live, conn)
         elif kind == "rematch":
             await self.rematch(live, conn)
+        elif kind == "seed":
+            if conn.seat is None:
+                raise UserError("Only the players add seeds to the shuffle, not spectators.")
+            seed = check_seed(data.get("seed"))
+            deal = data.get("deal")
+            if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int)):
+                raise UserError("'deal' must be the number of the deal the seed is for.")
+            async with live.lock:
+                await self._give_seed(live, conn.seat, seed, deal)
+            self._broadcast(live)
+            self._kick_bot(live)
         elif kind == "ping":
             conn.send({"type": "pong", "id": echo_id(data.get("id"))})
         else:
             raise UserError(
-                f"Unknown message type {str(kind)[:20]!r}: use act, hint, rematch or ping."
+                f"Unknown message type {str(kind)[:20]!r}: use act, seed, hint, rematch or ping."
             )
+
+    async def greet(self, live: LiveMatch, seat: int | None, seed: str | None) -> LiveMatch:
+        """A client said hello from ``seat``: its seed (or, for the first deal, the lack of
+        one) goes to the deal being shuffled.  Returns the live game."""
+        while True:
+            async with live.lock:
+                if not live.evicted:
+                    changed = False
+                    number = live.collecting
+                    if seat is not None and number is not None:
+                        row = live.shuffle_for(number)
+                        if row.client_seeds[seat] is None and (seed or number == 1):
+                            await self._give_seed(live, seat, seed or "", number)
+                            changed = True
+                    break
+            live = await self.get(live.id)
+        if changed:
+            self._broadcast(live)
+            self._kick_bot(live)
+        return live
+
+    async def _give_seed(self, live: LiveMatch, seat: int, seed: str, deal: int | None) -> None:
+        """Store ``seat``'s seed for the deal being shuffled (the game's lock is held).
+
+        :raises UserError: if no deal is being shuffled, ``deal`` is another one, or the
+            seat has given its seed already; nothing changes.
+        """
+        number = live.collecting
+        if number is None:
+            raise UserError("No deal is being shuffled: the match is over.")
+        if deal is not None and deal != number:
+            raise UserError(
+                f"Seeds are being taken for deal {number}, not for deal {str(deal)[:12]}."
+            )
+        if live.shuffle_for(number).client_seeds[seat] is not None:
+            raise UserError(f"You have added your seed to the shuffle of deal {number} already.")
+        await self.save_shuffles(live)
+        if not await self._db(self.store.add_client_seed, live.id, number, seat, seed):
+            raise UserError(f"You have added your seed to the shuffle of deal {number} already.")
+        live.add_seed(seat, number, seed)
+        await self.save_shuffles(live)
+
+    async def save_shuffles(self, live: LiveMatch) -> None:
+        """Store the shuffles the game drew in memory (a failure is logged and retried later)."""
+        while live.unsaved:
+            row = live.unsaved[0]
+            try:
+                await self._db(self.store.add_deal, live.id, row)
+            except Exception:
+                log.exception("game %s: could not store the shuffle of deal %s", live.id, row.deal)
+                return
+            live.unsaved.pop(0)
 
     async def act(self, live: LiveMatch, conn: Conn, text: Any, msg_id: Any = None) -> None:
         """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
@@ -637,8 +854,12 @@ class Hub:
         except InvalidNotationError as exc:
             raise UserError(f"Cannot read the action {text[:60]!r}: {exc}") from None
         async with live.lock:
-            if not live.ready:
+            if not live.joined:
                 raise UserError("Waiting for the second player to join.")
+            if not live.dealt:
+                raise UserError(
+                    "The first deal is being shuffled: waiting for every player's seed."
+                )
             if live.match.is_over:
                 raise UserError("The match is over; no more moves can be made.")
             to_act = live.game.state.to_act
@@ -665,6 +886,7 @@ class Hub:
             log.exception("game %s: could not store action %s", live.id, row.seq)
             raise UserError("The server could not save that move; please try again.", 500) from None
         live.settle(pending)
+        await self.save_shuffles(live)
         self._broadcast(live, conn, msg_id)
         self._kick_bot(live)
 
@@ -750,9 +972,10 @@ class Hub:
                     rematch_of=live.id,
                     seats=(live.seats[0], live.seats[1]),
                     public=live.public,
+                    fair=True,
                 )
-                if await self._db(self.store.set_rematch, live.id, row):
-                    fresh = LiveMatch(row)
+                fresh = LiveMatch(row)
+                if await self._db(self.store.set_rematch, live.id, row, fresh.unsaved.pop(0)):
                     self.live[row.id] = fresh
                     self._kick_bot(fresh)
                     live.rematch_id = row.id

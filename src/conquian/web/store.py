@@ -11,6 +11,8 @@ Tables:
 ``seats``     two rows per game: who sits there, and a hash of the seat's secret token
 ``actions``   every accepted action, numbered, with its deal and player
 ``records``   the record of every finished deal
+``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
+              server seed, the commitment published before the deal, and each seat's seed
 
 All methods are synchronous; the server calls them from one worker thread.  Every
 method that writes does so in one transaction, committed before it returns: the
@@ -24,12 +26,15 @@ a game is read in one ``REPEATABLE READ`` snapshot.
 
 A database made by an earlier version is brought up to date when a store opens it, under
 the same lock (:func:`_migrate`): the ``public`` column is added to ``games``, with the games
-against the computer public, as the lobby showed them, and friends' games private.
+against the computer public, as the lobby showed them, and friends' games private; the
+``fair`` column is added, false for the games already stored (they go on dealing from their
+match seed).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -78,6 +83,7 @@ games = Table(
     Column("rematch_id", String(32)),
     Column("rematch_of", String(32)),
     Column("public", Boolean, nullable=False, server_default=false()),
+    Column("fair", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -109,6 +115,17 @@ records = Table(
     Column("deal", Integer, primary_key=True),
     Column("result", String(64), nullable=False),
     Column("record", Text, nullable=False),
+)
+
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("client_seeds", Text, nullable=False),
 )
 
 
@@ -153,6 +170,25 @@ class MatchRow:
     seats: tuple[SeatRow, SeatRow]
     public: bool = False
     """Listed in the lobby (while open, and while being played)."""
+    fair: bool = False
+    """Its deals come from provably fair shuffles (rows of ``deals``); a game stored by an
+    earlier version deals from ``match_seed``."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """The fair shuffle of one deal: the server's secret seed (hex), the commitment to it,
+    and each seat's seed: None while not given, ``""`` for a seat that gave none, else hex."""
+
+    deal: int
+    server_seed: str
+    commitment: str
+    client_seeds: tuple[str | None, ...]
+
+    def with_seed(self, seat: int, seed: str) -> DealRow:
+        seeds = list(self.client_seeds)
+        seeds[seat] = seed
+        return DealRow(self.deal, self.server_seed, self.commitment, tuple(seeds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,13 +230,13 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_game(self, game: MatchRow) -> None:
-        """Store a new game and its seats."""
+    def create_game(self, game: MatchRow, first_deal: DealRow | None = None) -> None:
+        """Store a new game and its seats (and the fair shuffle of its first deal)."""
         with self.engine.begin() as conn:
-            self._create_game(conn, game)
+            self._create_game(conn, game, first_deal)
 
     @staticmethod
-    def _create_game(conn: Connection, game: MatchRow) -> None:
+    def _create_game(conn: Connection, game: MatchRow, first_deal: DealRow | None = None) -> None:
         now = time.time()
         conn.execute(
             insert(games).values(
@@ -215,8 +251,11 @@ class Store:
                 status=game.status,
                 rematch_of=game.rematch_of,
                 public=game.public,
+                fair=game.fair,
             )
         )
+        if first_deal is not None:
+            conn.execute(insert(deals).values(_deal_values(game.id, first_deal)))
         conn.execute(
             insert(seats),
             [
@@ -282,7 +321,41 @@ class Store:
                 values["status"] = status
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
 
-    def set_rematch(self, game_id: str, rematch: MatchRow) -> bool:
+    def add_deal(self, game_id: str, deal: DealRow) -> bool:
+        """Store the fair shuffle of a deal; False if that deal has one already."""
+        with self.engine.begin() as conn:
+            have = conn.execute(
+                select(deals.c.deal).where(deals.c.game_id == game_id, deals.c.deal == deal.deal)
+            ).first()
+            if have is not None:
+                return False
+            conn.execute(insert(deals).values(_deal_values(game_id, deal)))
+        return True
+
+    def add_client_seed(self, game_id: str, deal: int, seat: int, seed: str) -> bool:
+        """Store a seat's seed for a deal; False if the seat has given one already (or the
+        deal has no shuffle stored)."""
+        with self.engine.begin() as conn:
+            query = select(deals.c.client_seeds).where(
+                deals.c.game_id == game_id, deals.c.deal == deal
+            )
+            row = conn.execute(query.with_for_update() if self.postgres else query).first()
+            if row is None:
+                return False
+            seeds = json.loads(row.client_seeds)
+            if seeds[seat] is not None:
+                return False
+            seeds[seat] = seed
+            conn.execute(
+                update(deals)
+                .where(deals.c.game_id == game_id, deals.c.deal == deal)
+                .values(client_seeds=json.dumps(seeds))
+            )
+        return True
+
+    def set_rematch(
+        self, game_id: str, rematch: MatchRow, first_deal: DealRow | None = None
+    ) -> bool:
         """Store ``rematch`` as the follow-up of ``game_id``, both in one transaction.
 
         False if the game has a rematch already (another process may have made it).
@@ -295,11 +368,12 @@ class Store:
             )
             if done.rowcount != 1:
                 return False
-            self._create_game(conn, rematch)
+            self._create_game(conn, rematch, first_deal)
         return True
 
-    def load(self, game_id: str) -> tuple[MatchRow, list[ActionRow]] | None:
-        """A game and its actions in order, or None if there is no such game."""
+    def load(self, game_id: str) -> tuple[MatchRow, list[ActionRow], list[DealRow]] | None:
+        """A game, its actions in order and its deals' shuffles, or None if there is no such
+        game."""
         with self._reader.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
             if row is None:
@@ -310,9 +384,17 @@ class Store:
             action_rows = conn.execute(
                 select(actions).where(actions.c.game_id == game_id).order_by(actions.c.seq)
             ).all()
-        return _game_row(row, seat_rows), [
-            ActionRow(a.seq, a.deal, a.player, a.action) for a in action_rows
-        ]
+            deal_rows = conn.execute(
+                select(deals).where(deals.c.game_id == game_id).order_by(deals.c.deal)
+            ).all()
+        return (
+            _game_row(row, seat_rows),
+            [ActionRow(a.seq, a.deal, a.player, a.action) for a in action_rows],
+            [
+                DealRow(d.deal, d.server_seed, d.commitment, tuple(json.loads(d.client_seeds)))
+                for d in deal_rows
+            ],
+        )
 
     def lobby(self, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
         """Public friend games waiting for a second player, and public games being played."""
@@ -366,7 +448,18 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         rematch_of=row.rematch_of,
         seats=(seat_list[0], seat_list[1]),
         public=bool(row.public),
+        fair=bool(row.fair),
     )
+
+
+def _deal_values(game_id: str, deal: DealRow) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "deal": deal.deal,
+        "server_seed": deal.server_seed,
+        "commitment": deal.commitment,
+        "client_seeds": json.dumps(list(deal.client_seeds)),
+    }
 
 
 def _migrate(conn: Connection) -> None:
@@ -380,6 +473,12 @@ def _migrate(conn: Connection) -> None:
             f"ALTER TABLE games ADD COLUMN {quote('public')} BOOLEAN NOT NULL DEFAULT {no}"
         )
         conn.execute(update(games).where(games.c.mode == "bot").values(public=True))
+    if "fair" not in have:  # games stored before fair shuffles deal from their match seed
+        quote = conn.dialect.identifier_preparer.quote
+        no = "false" if conn.dialect.name == "postgresql" else "0"
+        conn.exec_driver_sql(
+            f"ALTER TABLE games ADD COLUMN {quote('fair')} BOOLEAN NOT NULL DEFAULT {no}"
+        )
 
 
 def _make_engine(url: str) -> Engine:

@@ -11,6 +11,7 @@
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
 
 import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
+import { canCheck, checkShuffle, newSeed } from "./fair.js";
 
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
@@ -97,6 +98,31 @@ function remember(id, token, label) {
   localStorage.setItem("conquian.games", JSON.stringify(games.slice(0, 20)));
 }
 
+// What this browser knows of a game's fair shuffles, kept across reloads: the seeds it made,
+// the commitment it was shown before each deal, the hand it was dealt in each deal, and the
+// result of each check.
+function shuffleMemory(id) {
+  try {
+    const m = JSON.parse(localStorage.getItem(`conquian.fair.${id}`) || "{}");
+    return { seeds: m.seeds || [], shown: m.shown || {}, hands: m.hands || {}, sent: m.sent || {}, checks: {} };
+  } catch {
+    return { seeds: [], shown: {}, hands: {}, sent: {}, checks: {} };
+  }
+}
+
+function saveShuffleMemory(id, m) {
+  const { seeds, shown, hands, sent } = m;
+  localStorage.setItem(`conquian.fair.${id}`, JSON.stringify({ seeds: seeds.slice(-40), shown, hands, sent }));
+}
+
+// The commitment a create or join answer published, before this browser gives its seed.
+function rememberShuffle(id, shuffle) {
+  if (!shuffle) return;
+  const m = shuffleMemory(id);
+  if (!(shuffle.deal in m.shown)) m.shown[shuffle.deal] = shuffle.commitment;
+  saveShuffleMemory(id, m);
+}
+
 function closeSocket() {
   if (socket) {
     socket.onclose = null;
@@ -179,6 +205,7 @@ function showHome() {
       else body.public = document.getElementById("public").checked;
       const made = await api("/api/games", body);
       remember(made.id, made.token, mode === "bot" ? `Against the computer (${level})` : "Against a friend");
+      rememberShuffle(made.id, made.shuffle);
       location.hash = `#/g/${made.id}/${made.token}`;
     } catch (err) {
       toast(err.message, "error");
@@ -232,6 +259,7 @@ async function showJoin(id) {
     try {
       const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, { name: player || null });
       remember(id, joined.token, "Against a friend");
+      rememberShuffle(id, joined.shuffle);
       location.hash = `#/g/${id}/${joined.token}`;
     } catch (err) {
       toast(err.message, "error");
@@ -251,6 +279,7 @@ function showGame(id, token) {
     chooser: null, // {title, actions}
     hint: null,
     seenDeal: Number(localStorage.getItem(`conquian.seen.${id}`) || 0),
+    fair: shuffleMemory(id),
     askedRematch: false,
     nextId: 1,
     pending: false,
@@ -270,7 +299,15 @@ function connect(game) {
     game.retries = 0;
     game.offline = false;
     // who we are: the seat token goes in the first message, never in the URL
-    ws.send(JSON.stringify(game.token ? { type: "hello", token: game.token } : { type: "hello" }));
+    // with this browser's seed for the shuffle of the deal being shuffled
+    const hello = { type: "hello" };
+    if (game.token) {
+      hello.token = game.token;
+      hello.seed = newSeed();
+      game.fair.seeds.push(hello.seed);
+      saveShuffleMemory(game.id, game.fair);
+    }
+    ws.send(JSON.stringify(hello));
   };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
@@ -283,6 +320,7 @@ function connect(game) {
         game.chooser = null;
         game.hint = null;
       }
+      followShuffle(game, msg);
       if (msg.game.rematch && game.askedRematch && game.token) {
         location.hash = `#/g/${msg.game.rematch}/${game.token}`;
         return;
@@ -310,6 +348,58 @@ function connect(game) {
       if (view === game) connect(game);
     }, wait);
   };
+}
+
+// Note what the state says of the shuffles; give a seed to the next deal's shuffle; check a
+// finished deal's shuffle once its server seed is revealed.
+function followShuffle(game, msg) {
+  const m = game.fair;
+  const fair = msg.fair;
+  if (!fair) return;
+  const next = fair.next;
+  if (next && !(next.deal in m.shown)) m.shown[next.deal] = next.commitment; // before the deal
+  if (msg.obs && msg.obs.hand && !msg.log.length && !(msg.match.deal in m.hands)) m.hands[msg.match.deal] = msg.obs.hand;
+  if (next && msg.seat !== null && !next.seeded[msg.seat] && !m.sent[next.deal]) {
+    const seed = newSeed();
+    m.seeds.push(seed);
+    m.sent[next.deal] = true;
+    send(game, { type: "seed", deal: next.deal, seed });
+  }
+  saveShuffleMemory(game.id, m);
+  const last = msg.last;
+  if (last && last.fair && !(last.deal in m.checks)) {
+    m.checks[last.deal] = null; // being checked
+    if (!canCheck()) {
+      m.checks[last.deal] = { ok: null, checks: [] };
+      return;
+    }
+    checkShuffle(last.fair, msg.seat, { shown: m.shown[last.deal], mine: m.seeds, hand: m.hands[last.deal] })
+      .then((result) => (m.checks[last.deal] = result))
+      .catch(() => (m.checks[last.deal] = { ok: false, checks: [{ ok: false, what: "error" }] }))
+      .then(() => renderGame(game));
+  }
+}
+
+const CHECK_WORDS = {
+  commitment: ["the server's seed, revealed now, is the one it committed to", "the server's revealed seed does not match its commitment"],
+  shown: ["that commitment was shown to you before the deal", "the commitment is not the one you were shown before the deal"],
+  seed: ["your browser's seed was mixed into the shuffle", "your browser's seed is not among the seeds of the shuffle"],
+  hand: ["the seeds deal exactly the hand you were dealt", "the seeds do not deal the hand you were dealt"],
+  algorithm: ["", "the shuffle's algorithm is not one this page knows"],
+  error: ["", "the check could not be completed"],
+};
+
+function shuffleCheck(game, last) {
+  if (!last.fair) return "";
+  const result = game.fair.checks[last.deal];
+  const commitment = `<code>${esc(last.fair.commitment.slice(0, 16))}…</code>`;
+  if (result === undefined || result === null) return `<p class="fair small" id="fair-check">Checking the shuffle…</p>`;
+  if (result.ok === null)
+    return `<p class="fair small" id="fair-check">This page cannot check the shuffle (browsers allow it only on https pages). Download the deal's record and run <code>conquian verify</code>.</p>`;
+  const said = result.checks.map((c) => CHECK_WORDS[c.what][c.ok ? 0 : 1]).filter(Boolean);
+  return `<p class="fair small ${result.ok ? "ok" : "bad"}" id="fair-check" data-ok="${result.ok}">${
+    result.ok ? "✓ Fair shuffle" : "✗ The shuffle check failed"
+  } (commitment ${commitment}): ${esc(said.join("; "))}.</p>`;
 }
 
 function send(game, message) {
@@ -378,8 +468,34 @@ function statusLine(game) {
   return who === me ? "Your move is being sent…" : `Waiting: ${esc(name)}${thinking}`;
 }
 
+function renderWaiting(game) {
+  const s = game.state;
+  const g = s.game;
+  const watching = s.seat === null;
+  const inviteLink = `${location.origin}${location.pathname}#/join/${g.id}`;
+  const friendMissing = !g.joined.every(Boolean);
+  const said = friendMissing
+    ? watching
+      ? "Waiting for a second player to join…"
+      : "Waiting for your friend to join…"
+    : "Shuffling: waiting for every player to add a seed to the shuffle…";
+  const commitment = s.fair && s.fair.next ? `<p class="small">Commitment to the first deal's shuffle: <code>${esc(s.fair.next.commitment)}</code></p>` : "";
+  app.innerHTML = `
+  <section class="game waiting-room">
+    <div class="board">
+      ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
+      ${!watching && friendMissing ? `<div class="banner invite">Send this link to your friend: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
+      <div class="prompt" id="prompt" aria-live="polite">${said}</div>
+      ${commitment}
+    </div>
+  </section>`;
+  app.dataset.seq = String(s.seq);
+  wireGame(game);
+}
+
 function renderGame(game) {
   if (view !== game || !game.state) return;
+  if (!game.state.obs) return renderWaiting(game);
   const s = game.state;
   const g = s.game;
   const obs = s.obs;
@@ -485,6 +601,7 @@ function summaryOverlay(game) {
       <h2 id="summary-title">${over ? "Game over" : `Deal ${last.deal} is over`}</h2>
       ${last.lines.map((l) => `<p>${words(l)}</p>`).join("")}
       ${winnerTable.length ? `<div class="table winning">${melds(winnerTable)}</div>` : ""}
+      ${shuffleCheck(game, last)}
       ${over ? matchOverButtons(game) : ""}
       <button id="btn-next" class="${over ? "" : "primary"}">${over ? "Look at the table" : "Next deal"} <kbd>Enter</kbd></button>
     </div></div>`;
