@@ -163,6 +163,11 @@ def web_transcript(seed: int) -> list[Any]:
     rng = random.Random(seed)
     messages: list[Any] = []
     try:
+        import conquian.web.hub as hub
+
+        if hasattr(hub, "new_server_seed"):  # fair shuffles: server seeds from the seed, too
+            seeds = random.Random(f"server:{seed}")
+            hub.new_server_seed = lambda: seeds.randbytes(32)
         with TestClient(create_app(f"sqlite:///{db}/web.db", bot_delay=0)) as client:
             made = client.post("/api/games", json={"mode": "friend", "name": "Ana"}).json()
             game_id = made["id"]
@@ -180,7 +185,8 @@ def web_transcript(seed: int) -> list[Any]:
                             pending = first.get(i)
                             msg = pending.pop() if pending else json.loads(ws.receive_text())
                             messages.append(msg)
-                            if msg["type"] == "state" and msg["seq"] == seq:
+                            dealt = msg.get("obs") is not None  # dealt once both said hello
+                            if msg["type"] == "state" and msg["seq"] == seq and dealt:
                                 views.append(msg)
                                 break
                     return views

@@ -890,9 +890,9 @@ def check_ws(live: Any, seats: Seats, seat: int, text: str) -> None:
     for deal, shuffle in shuffles.items():  # a seed given is never changed, nor another seat's
         now = live.shuffles[deal]
         assert (now.server_seed, now.commitment) == (shuffle.server_seed, shuffle.commitment)
-        for other, given in enumerate(shuffle.client_seeds):
-            if given is not None or other != seat:
-                assert now.client_seeds[other] == given, (deal, other, text[:80])
+        for other, before in enumerate(shuffle.client_seeds):
+            if before is not None or other != seat:
+                assert now.client_seeds[other] == before, (deal, other, text[:80])
 
 
 _LEGAL = "LEGAL-ACTION"

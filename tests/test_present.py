@@ -88,6 +88,10 @@ NAMED: dict[tuple[str, str], str] = {
     ("match_target", "3"): "The match lasts 3 deals",
     ("base_stake", "2"): "A deal is worth 2 units",
     ("hand_size", "6"): "Each player gets 6 cards",
+    ("hand_size", "8"): "Each player gets 8 cards",
+    ("num_players", "3"): "Three players sit round the table",
+    ("exchange_one_card", "True"): "pass face down to the player on his right",
+    ("force_by", "offerer"): "Only the player who turned or paid",
 }
 
 

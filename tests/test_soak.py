@@ -21,7 +21,7 @@ from conquian.notation import parse_position
 from conquian.observation import Observation
 from conquian.state import GameState
 
-SMALL_RUN = ("--games", "12", "--rules", "all", "--jobs", "2", "--seed", "5", "--json")
+SMALL_RUN = ("--games", "15", "--rules", "all", "--jobs", "2", "--seed", "5", "--json")
 
 
 def test_a_small_soak_passes_through_the_command_line() -> None:
@@ -33,9 +33,10 @@ def test_a_small_soak_passes_through_the_command_line() -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["games"] == 12 and result["failed"] == 0 and result["failures"] == {}
-    assert result["games_by_rules"] == {"standard": 3, "bicycle": 3, "foster": 3, "wikipedia": 3}
-    assert result["actions"] > 12 * 10 and result["positions_checked"] == result["actions"] + 12
+    assert result["games"] == 15 and result["failed"] == 0 and result["failures"] == {}
+    presets = ("standard", "bicycle", "foster", "wikipedia", "mexican")
+    assert result["games_by_rules"] == dict.fromkeys(presets, 3)
+    assert result["actions"] > 15 * 10 and result["positions_checked"] == result["actions"] + 15
     assert result["jobs"] == 2 and result["games_per_s"] > 0
     assert result["step_checks"] == list(soak.STEP_CHECKS)
 
@@ -57,7 +58,7 @@ def test_a_small_soak_passes_in_process(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_rules_all_and_repeated() -> None:
-    assert soak.expand_rules(["all"]) == ("standard", "bicycle", "foster", "wikipedia")
+    assert soak.expand_rules(["all"]) == ("standard", "bicycle", "foster", "wikipedia", "mexican")
     assert soak.expand_rules(["foster", "standard", "foster", "Standard"]) == (
         "foster",
         "standard",

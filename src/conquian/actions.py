@@ -7,12 +7,13 @@ text               meaning
 =================  ==========================================================
 ``take 5c6c7c/…``  take the centre card; the melds are the player's whole new
                    table (melds separated by ``/``)
-``decline``        refuse the card offered by the opponent
+``decline``        refuse the card offered (paid or passed by another player)
 ``pass``           refuse the card the player turned from the stock
 ``pass 5c6c7c/…``  (variant) lay cards from hand as this new table, then pass
-``force``          make the opponent take the card he just refused
+``force``          make the player who just refused the card take it
 ``noforce``        let the refused card go
-``discard Kh``     discard a hand card
+``discard Kh``     discard (pay) a hand card
+``exchange Kh``    (variant) choose the hand card to pass to the next seat
 =================  ==========================================================
 
 >>> action = Action.parse("take 6c7cJc/5h5d5c")  # melds print in canonical order
@@ -41,6 +42,7 @@ class ActionKind(IntEnum):
     FORCE = 3
     NO_FORCE = 4
     DISCARD = 5
+    EXCHANGE = 6
 
 
 _WORDS = {
@@ -50,12 +52,16 @@ _WORDS = {
     ActionKind.FORCE: "force",
     ActionKind.NO_FORCE: "noforce",
     ActionKind.DISCARD: "discard",
+    ActionKind.EXCHANGE: "exchange",
 }
 _KINDS = {word: kind for kind, word in _WORDS.items()}
+_CARD_KINDS = (ActionKind.DISCARD, ActionKind.EXCHANGE)
+"""Actions that name one card."""
 
 
 class Action(NamedTuple):
-    """One action.  ``card`` is set for a discard, ``melds`` for a take (and a lay-and-pass).
+    """One action.  ``card`` is set for a discard and an exchange, ``melds`` for a take (and a
+    lay-and-pass).
 
     For a take, ``melds`` is the player's whole table after the take, as a sorted
     partition of meld masks; the centre card is implied by the position.
@@ -102,14 +108,12 @@ class Action(NamedTuple):
             raise InvalidNotationError(
                 f"Unknown action {words[0]!r}; actions are: {', '.join(_KINDS)}."
             )
-        if kind is ActionKind.DISCARD:
+        if kind in _CARD_KINDS:
             if not rest:
-                raise InvalidNotationError(
-                    "'discard' needs the card to discard, e.g. 'discard Kh'."
-                )
+                raise InvalidNotationError(f"'{word}' needs a card, e.g. '{word} Kh'.")
             found = list(iter_card_tokens(rest))
             if len(found) != 1:
-                raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")
+                raise InvalidNotationError(f"'{word}' takes exactly one card, got {rest!r}.")
             return cls(kind, found[0])
         melds = parse_partition(rest) if kind in (ActionKind.TAKE, ActionKind.PASS) and rest else ()
         if melds:
@@ -125,7 +129,7 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         word = _WORDS[self.kind]
-        if self.kind is ActionKind.DISCARD:
+        if self.kind in _CARD_KINDS:
             return f"{word} {format_mask(1 << self.card)}"
         if self.melds:
             return f"{word} {format_partition(self.melds)}"

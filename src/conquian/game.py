@@ -34,9 +34,11 @@ class Game:
         deck: Sequence[int] | None = None,
         dealer: int = 0,
         stake: int = 1,
-        players: Sequence[str] = ("player 0", "player 1"),
+        players: Sequence[str] | None = None,
     ) -> None:
         self.rules = find_rules(rules)
+        if players is None:
+            players = [f"player {p}" for p in range(self.rules.num_players)]
         if deck is None:
             deck = shuffled_deck(seed)
         self.seed = seed

@@ -20,6 +20,16 @@ fields separated by spaces::
   card not placed elsewhere, lowest first;
 * ``stake``: what the deal is worth.
 
+With ``n`` players (rules with ``num_players`` 3 or 4) there is a hand and a table field
+for each: ``rules phase player dealer hand0 … hand{n-1} table0 … table{n-1} centre dead
+stock stake``, players numbered 0 to n-1 in play order, and the centre card names the
+player who turned or paid it: ``7c:d2`` (paid by player 2), ``7c:p1`` (turned and passed
+by player 1), ``7c:t0`` (turned by player 0, who is to act); in phase ``force`` the player
+who refused it follows a ``>``: ``7c:d2>0``.  Rules with ``exchange_one_card`` add a last
+field, ``exchange``: the card each player passes to the next seat, comma-separated in seat
+order, ``-`` for one not chosen yet (``Kh,5c,-``), or a single ``-`` when not recorded.
+Two-player positions without the exchange keep their twelve fields, as above.
+
 >>> text = "standard offer 0 1 KhKd2c7hJdQcAh * 3s4s5s - 6s:d - * 1"
 >>> state = parse_position(text)
 >>> [str(a) for a in state.legal_actions()]
@@ -59,28 +69,39 @@ FIELDS = (
 )
 
 
+def field_names(num_players: int, exchange: bool = False) -> tuple[str, ...]:
+    """The fields of a position string for ``num_players`` players."""
+    names = ["rules", "phase", "player", "dealer"]
+    names += [f"hand{p}" for p in range(num_players)]
+    names += [f"table{p}" for p in range(num_players)]
+    names += ["centre", "dead", "stock", "stake"]
+    if exchange:
+        names.append("exchange")
+    return tuple(names)
+
+
 def format_position(state: GameState) -> str:
     """The position string of a state (always explicit, never ``*``)."""
+    n = state.num_players
     if state.phase is Phase.OVER:
         player = str(state.winner) if state.winner is not None else "-"
     else:
         player = str(state.to_act)
-    centre = f"{CARDS[state.centre]}:{state.source.value}" if state.centre >= 0 else "-"
+    centre = "-"
+    if state.centre >= 0:
+        centre = f"{CARDS[state.centre]}:{state.source.value}"
+        if n > 2 and state.source is not Source.UPCARD:
+            centre += str(state.owner)
+            if state.phase is Phase.FORCE:
+                centre += f">{state.offeree}"
     stock = "".join(str(CARDS[i]) for i in state.stock[state.stock_pos :]) or "-"
-    fields = [
-        state.rules.to_spec(),
-        state.phase.value,
-        player,
-        str(state.dealer),
-        format_mask(state.hands[0], "") or "-",
-        format_mask(state.hands[1], "") or "-",
-        format_partition(state.tables[0]),
-        format_partition(state.tables[1]),
-        centre,
-        format_mask(state.dead_mask, "") or "-",
-        stock,
-        str(state.stake),
-    ]
+    fields = [state.rules.to_spec(), state.phase.value, player, str(state.dealer)]
+    fields += [format_mask(h, "") or "-" for h in state.hands]
+    fields += [format_partition(t) for t in state.tables]
+    fields += [centre, format_mask(state.dead_mask, "") or "-", stock, str(state.stake)]
+    if state.rules.exchange_one_card:
+        picks = state.exchange
+        fields.append(",".join(str(CARDS[c]) if c >= 0 else "-" for c in picks) or "-")
     return " ".join(fields)
 
 
@@ -93,10 +114,34 @@ def _cards(field: str, name: str) -> list[int]:
         raise InvalidNotationError(f"In the {name} field: {exc}") from None
 
 
-def _player(field: str, name: str) -> int:
-    if field not in ("0", "1"):
-        raise InvalidNotationError(f"The {name} field must be 0 or 1, got {field!r}.")
+def _player(field: str, name: str, n: int = 2) -> int:
+    if not (len(field) == 1 and field.isdigit() and int(field) < n):
+        seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
+        raise InvalidNotationError(f"The {name} field must be {seats}, got {field!r}.")
     return int(field)
+
+
+def _exchange(field: str, n: int) -> tuple[int, ...]:
+    """The exchange field: a card (or ``-``) per player, or ``-`` when not recorded."""
+    if field == "-":
+        return ()
+    parts = field.split(",")
+    if len(parts) != n:
+        raise InvalidNotationError(
+            f"The exchange field names a card (or -) for each of {n} players, got {field!r}."
+        )
+    picks = []
+    for p, part in enumerate(parts):
+        if part == "-":
+            picks.append(-1)
+            continue
+        found = _cards(part, f"exchange (player {p})")
+        if len(found) != 1:
+            raise InvalidNotationError(
+                f"The exchange field holds one card per player, got {part!r}."
+            )
+        picks.append(found[0])
+    return tuple(picks)
 
 
 def parse_position(text: str) -> GameState:
@@ -106,12 +151,18 @@ def parse_position(text: str) -> GameState:
     :raises InvalidStateError: for a position that cannot arise in a game.
     """
     fields = text.split()
-    if len(fields) != len(FIELDS):
+    if not fields:
         raise InvalidNotationError(
-            f"A position has {len(FIELDS)} fields ({' '.join(FIELDS)}); got {len(fields)}."
+            f"A position has {len(FIELDS)} fields ({' '.join(FIELDS)}); got 0."
         )
-    values = dict(zip(FIELDS, fields, strict=True))
-    rules = find_rules(values["rules"])
+    rules = find_rules(fields[0])
+    n = rules.num_players
+    names = field_names(n, rules.exchange_one_card)
+    if len(fields) != len(names):
+        raise InvalidNotationError(
+            f"A position has {len(names)} fields ({' '.join(names)}); got {len(fields)}."
+        )
+    values = dict(zip(names, fields, strict=True))
     try:
         phase = Phase(values["phase"].lower())
     except ValueError:
@@ -123,10 +174,10 @@ def parse_position(text: str) -> GameState:
     if phase is Phase.OVER:
         player = 0
         if values["player"] != "-":
-            winner = _player(values["player"], "player (winner)")
+            winner = _player(values["player"], "player (winner)", n)
     else:
-        player = _player(values["player"], "player")
-    dealer = _player(values["dealer"], "dealer")
+        player = _player(values["player"], "player", n)
+    dealer = _player(values["dealer"], "dealer", n)
     try:
         stake = int(values["stake"])
     except ValueError:
@@ -152,7 +203,7 @@ def parse_position(text: str) -> GameState:
         return mask
 
     tables = []
-    for p in (0, 1):
+    for p in range(n):
         name = f"table{p}"
         try:
             partition = parse_partition(values[name])
@@ -162,11 +213,32 @@ def parse_position(text: str) -> GameState:
         tables.append(partition)
     centre = -1
     source = Source.NONE
+    owner: int | None = None
+    offeree: int | None = None
     if values["centre"] != "-":
         card_text, sep, source_text = values["centre"].partition(":")
         if not sep:
             raise InvalidNotationError(
                 f"The centre field needs a source, e.g. '7c:d', got {values['centre']!r}."
+            )
+        source_text, arrow, refuser_text = source_text.partition(">")
+        if len(source_text) > 1 and source_text[0].lower() != "u":
+            owner = _player(source_text[1:], "centre card's owner", n)
+            source_text = source_text[0]
+        if arrow:
+            if phase is not Phase.FORCE:
+                raise InvalidNotationError(
+                    "Only in phase force does the centre field name who refused the card (>p)."
+                )
+            offeree = _player(refuser_text, "centre card's refuser", n)
+        if n > 2 and source_text.lower() != "u" and owner is None:
+            raise InvalidNotationError(
+                f"With {n} players the centre field names who turned or paid the card, "
+                f"e.g. '7c:d2', got {values['centre']!r}."
+            )
+        if n > 2 and phase is Phase.FORCE and offeree is None:
+            raise InvalidNotationError(
+                "In phase force the centre field names who refused the card, e.g. '7c:d2>0'."
             )
         found = _cards(card_text, "centre")
         if len(found) != 1:
@@ -183,7 +255,7 @@ def parse_position(text: str) -> GameState:
         place(found, "centre")
     dead = place(_cards(values["dead"], "dead"), "dead")
     hand_fields: list[str | int] = []
-    for p in (0, 1):
+    for p in range(n):
         name = f"hand{p}"
         if values[name] == "*":
             hand_fields.append("*")
@@ -194,8 +266,8 @@ def parse_position(text: str) -> GameState:
     stock_text = stock_text[:-1] if fill_stock else stock_text
     stock_list = _cards(stock_text or "-", "stock")
     place(stock_list, "stock")
-    hands = [0, 0]
-    for p in (0, 1):
+    hands = [0] * n
+    for p in range(n):
         value = hand_fields[p]
         if isinstance(value, int):
             hands[p] = value
@@ -220,6 +292,15 @@ def parse_position(text: str) -> GameState:
         termination = Termination.STOCK_EXHAUSTED
         if winner is not None and partition_mask(tables[winner]).bit_count() == rules.cards_to_win:
             termination = Termination.OUT
+    exchange: tuple[int, ...] = ()
+    if rules.exchange_one_card:
+        exchange = _exchange(values["exchange"], n)
+    if owner is not None and offeree is None:
+        offeree = player
+    if centre < 0 or source is Source.UPCARD:
+        owner = offeree = None if n == 2 else -1
+        if source is Source.UPCARD:
+            offeree = player
     return GameState(
         rules,
         dealer=dealer,
@@ -229,6 +310,9 @@ def parse_position(text: str) -> GameState:
         tables=tuple(tables),
         centre=centre,
         source=source,
+        owner=owner,
+        offeree=offeree,
+        exchange=exchange,
         dead_mask=dead,
         stock=tuple(stock_list),
         stock_pos=0,

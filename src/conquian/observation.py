@@ -1,9 +1,11 @@
 """What one player may know: the only view of a deal that bots and front ends get.
 
-An :class:`Observation` holds the player's own hand, both tables with their
-partitions, the centre card and its source, the dead pile, every card seen face
-up, the stock size, both hand sizes, whose turn it is and the stake.  It never
-holds the opponent's hand or the stock order.
+An :class:`Observation` holds the player's own hand, every table with its
+partition, the centre card with its source and who turned or paid it, the dead
+pile, every card seen face up, the stock size, every hand size, whose turn it is,
+the stake, and (with the exchange) the card the player passed and the one he
+received.  It never holds another player's hand, another player's exchange choice
+or the stock order.
 
 >>> from conquian.state import GameState
 >>> from conquian.rules import Rules
@@ -25,7 +27,7 @@ from .cards import ALL_CARDS_MASK, CARDS, Card, CardSet, format_mask, parse_card
 from .errors import ConquianError, InvalidNotationError
 from .melds import Partition, format_partition, partition_mask
 from .rules import Rules, find_rules
-from .state import GameState, Outcome, Phase, Source, Termination
+from .state import GameState, Outcome, Phase, Source, Termination, two_player_roles
 
 
 class PublicEvent(NamedTuple):
@@ -41,18 +43,32 @@ class PublicEvent(NamedTuple):
     action: Action
     card: int
     source: Source
+    owner: int = -1
+    """With more than two players, who turned or paid the centre card (-1 otherwise)."""
 
     def __str__(self) -> str:
-        if self.action.kind is ActionKind.DISCARD:
+        kind = self.action.kind
+        if kind is ActionKind.EXCHANGE and self.action.card < 0:
+            return f"p{self.player} exchange ?"  # someone else's choice, not shown
+        if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
             return f"p{self.player} {self.action}"
-        return f"p{self.player} {self.action} ({CARDS[self.card]}:{self.source.value})"
+        owner = str(self.owner) if self.owner >= 0 else ""
+        return f"p{self.player} {self.action} ({CARDS[self.card]}:{self.source.value}{owner})"
+
+    def seen_by(self, viewer: int) -> PublicEvent:
+        """The event as ``viewer`` saw it: another player's exchange choice is hidden."""
+        if self.action.kind is ActionKind.EXCHANGE and self.player != viewer:
+            return PublicEvent(self.player, Action(ActionKind.EXCHANGE), -1, Source.NONE)
+        return self
 
 
 def public_event(state: GameState, action: Action) -> PublicEvent:
-    """The public record of ``action`` about to be played in ``state``."""
-    if action.kind is ActionKind.DISCARD:
+    """The record of ``action`` about to be played in ``state`` (an exchange choice is
+    private to its player: see :meth:`PublicEvent.seen_by`)."""
+    if action.kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         return PublicEvent(state.to_act, action, action.card, Source.NONE)
-    return PublicEvent(state.to_act, action, state.centre, state.source)
+    owner = state.owner if len(state.hands) > 2 else -1
+    return PublicEvent(state.to_act, action, state.centre, state.source, owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,24 +84,43 @@ class Observation:
     dealer: int
     hand_mask: int
     """This player's hand."""
-    tables: tuple[Partition, Partition]
-    """Both tables, as partitions into melds."""
+    tables: tuple[Partition, ...]
+    """Every player's table, as partitions into melds."""
     centre: int
     """The centre card index, or -1."""
     source: Source
     dead_mask: int
     stock_count: int
-    hand_counts: tuple[int, int]
+    hand_counts: tuple[int, ...]
     stake: int
     legal_actions: tuple[Action, ...]
     """This player's legal actions (empty when it is not his turn)."""
     outcome: Outcome | None
     history: tuple[PublicEvent, ...] = ()
-    """Every action of the deal so far, as both players saw it (when known)."""
+    """Every action of the deal so far, as this player saw it (when known)."""
+    owner: int = -1
+    """Who turned or paid the centre card (-1: none, or an initial upcard)."""
+    offeree: int = -1
+    """Whom the centre card is offered to (in a force decision: who refused it)."""
+    passed: int = -1
+    """The card this player chose to pass in the exchange (-1: none yet, or no exchange)."""
+    received: int = -1
+    """The card this player received in the exchange (-1 before it, or without one)."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.tables)
 
     @property
     def opponent(self) -> int:
-        return 1 - self.viewer
+        """The next player (in the two-player game, the opponent)."""
+        return (self.viewer + 1) % len(self.tables)
+
+    @property
+    def others(self) -> tuple[int, ...]:
+        """The other players, in play order from the next seat."""
+        n = len(self.tables)
+        return tuple((self.viewer + k) % n for k in range(1, n))
 
     @property
     def hand(self) -> CardSet:
@@ -98,22 +133,44 @@ class Observation:
     @property
     def seen_mask(self) -> int:
         """Every card that has been face up: both tables, the dead pile and the centre."""
-        seen = partition_mask(self.tables[0]) | partition_mask(self.tables[1]) | self.dead_mask
+        seen = self.dead_mask
+        for table in self.tables:
+            seen |= partition_mask(table)
         if self.centre >= 0:
             seen |= 1 << self.centre
         return seen
 
     @property
     def unknown_mask(self) -> int:
-        """Cards this player cannot locate: the opponent's hand and the stock together."""
-        return ALL_CARDS_MASK & ~self.seen_mask & ~self.hand_mask
+        """Cards this player cannot locate: the other hands and the stock together (the card
+        he passed in the exchange is not among them while it may be in its receiver's hand)."""
+        unknown = ALL_CARDS_MASK & ~self.seen_mask & ~self.hand_mask
+        if self.passed >= 0 and self.phase is not Phase.EXCHANGE:
+            unknown &= ~(1 << self.passed)
+        return unknown
 
     @property
     def my_turn(self) -> bool:
         return self.phase is not Phase.OVER and self.to_act == self.viewer
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready data (cards as canonical text)."""
+        """Plain JSON-ready data (cards as canonical text).
+
+        With more than two players it adds ``centre_owner`` and ``offeree``; with the
+        exchange, ``exchange`` (``passed`` and ``received``, each a card or None).
+        """
+        data = self._to_dict()
+        if len(self.tables) > 2:
+            data["centre_owner"] = self.owner if self.owner >= 0 else None
+            data["offeree"] = self.offeree if self.offeree >= 0 else None
+        if self.rules.exchange_one_card:
+            data["exchange"] = {
+                "passed": str(CARDS[self.passed]) if self.passed >= 0 else None,
+                "received": str(CARDS[self.received]) if self.received >= 0 else None,
+            }
+        return data
+
+    def _to_dict(self) -> dict[str, Any]:
         return {
             "player": self.viewer,
             "rules": self.rules.to_spec(),
@@ -121,7 +178,7 @@ class Observation:
             "to_act": self.to_act,
             "dealer": self.dealer,
             "hand": format_mask(self.hand_mask).split(),
-            "tables": [[format_mask(m).split() for m in self.tables[p]] for p in (0, 1)],
+            "tables": [[format_mask(m).split() for m in table] for table in self.tables],
             "centre": str(CARDS[self.centre]) if self.centre >= 0 else None,
             "centre_source": self.source.value if self.centre >= 0 else None,
             "dead": format_mask(self.dead_mask).split(),
@@ -162,55 +219,84 @@ class Observation:
         source = Source.NONE
         if centre >= 0:
             source = _enum(Source, _get(data, "centre_source", str), "centre_source")
+        n = rules.num_players
         tables = _get(data, "tables", list)
-        if len(tables) != 2:
-            raise InvalidNotationError("Observation field 'tables' must list two tables.")
+        if len(tables) != n:
+            raise InvalidNotationError(f"Observation field 'tables' must list {_COUNT[n]} tables.")
         counts = _get(data, "hand_counts", list)
-        if len(counts) != 2 or not all(_is_int(c) for c in counts):
-            raise InvalidNotationError("Observation field 'hand_counts' must be two numbers.")
+        if len(counts) != n or not all(_is_int(c) for c in counts):
+            raise InvalidNotationError(
+                f"Observation field 'hand_counts' must be {_COUNT[n]} numbers."
+            )
+        phase = _enum(Phase, _get(data, "phase", str), "phase")
+        to_act = _player(data, "to_act", n)
+        if n > 2:
+            owner = _player(data, "centre_owner", n, optional=True)
+            offeree = _player(data, "offeree", n, optional=True)
+        else:  # implied by the two-player position
+            owner, offeree = two_player_roles(phase, to_act, source, centre)
+        passed = received = -1
+        if rules.exchange_one_card:
+            exchange = _get(data, "exchange", Mapping)
+            given, got = exchange.get("passed"), exchange.get("received")
+            passed = -1 if given is None else _card(str(given), "exchange")
+            received = -1 if got is None else _card(str(got), "exchange")
         try:
             legal = tuple(Action.parse(t) for t in _strings(data, "legal_actions"))
-            history = tuple(parse_public_event(t) for t in _strings(data, "history"))
+            history = tuple(parse_public_event(t, n) for t in _strings(data, "history"))
         except InvalidNotationError as exc:
             raise InvalidNotationError(f"Observation: {exc}") from None
         return cls(
-            viewer=_player(data, "player"),
+            viewer=_player(data, "player", n),
             rules=rules,
-            phase=_enum(Phase, _get(data, "phase", str), "phase"),
-            to_act=_player(data, "to_act"),
-            dealer=_player(data, "dealer"),
+            phase=phase,
+            to_act=to_act,
+            dealer=_player(data, "dealer", n),
             hand_mask=_mask(data, "hand"),
-            tables=(_partition(tables[0], "tables"), _partition(tables[1], "tables")),
+            tables=tuple(_partition(t, "tables") for t in tables),
             centre=centre,
             source=source,
             dead_mask=_mask(data, "dead"),
             stock_count=_get(data, "stock_count", int),
-            hand_counts=(counts[0], counts[1]),
+            hand_counts=tuple(counts),
             stake=_get(data, "stake", int),
             legal_actions=legal,
-            outcome=_outcome(data.get("outcome")),
+            outcome=_outcome(data.get("outcome"), n),
             history=history,
+            owner=owner,
+            offeree=offeree,
+            passed=passed,
+            received=received,
         )
 
     def __str__(self) -> str:
-        me, them = self.viewer, 1 - self.viewer
+        me = self.viewer
         centre = f"{CARDS[self.centre]} ({self.source.value})" if self.centre >= 0 else "-"
         lines = [
             f"player {me} view, phase {self.phase.value}, to act: {self.to_act}",
             f"hand: {format_mask(self.hand_mask) or '-'}",
             f"my table: {format_partition(self.tables[me], ' | ')}",
-            f"opponent table: {format_partition(self.tables[them], ' | ')}"
-            f" (hand {self.hand_counts[them]})",
+        ]
+        for them in self.others:
+            name = "opponent" if len(self.tables) == 2 else f"player {them}"
+            lines.append(
+                f"{name} table: {format_partition(self.tables[them], ' | ')}"
+                f" (hand {self.hand_counts[them]})"
+            )
+        lines += [
             f"centre: {centre}   stock: {self.stock_count}   stake: {self.stake}",
             f"dead: {format_mask(self.dead_mask) or '-'}",
         ]
         return "\n".join(lines)
 
 
-_EVENT = re.compile(r"p([01]) (.+?)(?: \((\S+):(\S)\))?")
+_EVENT = re.compile(r"p([0-3]) (.+?)(?: \((\S+):(\S)([0-3])?\))?")
 
 
-def parse_public_event(text: str) -> PublicEvent:
+_COUNT = {2: "two", 3: "three", 4: "four"}
+
+
+def parse_public_event(text: str, num_players: int = 4) -> PublicEvent:
     """Read the text of a :class:`PublicEvent` (``p0 discard Kh``, ``p1 take 5c6c7c (7c:d)``).
 
     >>> str(parse_public_event("p1 decline (Kh:d)"))
@@ -219,20 +305,25 @@ def parse_public_event(text: str) -> PublicEvent:
     :raises InvalidNotationError: if the text is not an event.
     """
     match = _EVENT.fullmatch(text.strip())
-    if match is None:
+    if match is None or int(match.group(1)) >= num_players:
         raise InvalidNotationError(f"{text!r} is not an event such as 'p0 discard Kh'.")
     player = int(match.group(1))
+    if match.group(2) == "exchange ?" and match.group(3) is None:
+        return PublicEvent(player, Action(ActionKind.EXCHANGE), -1, Source.NONE)
     action = Action.parse(match.group(2))
-    if action.kind is ActionKind.DISCARD:
+    if action.kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         if match.group(3) is not None:
-            raise InvalidNotationError(f"A discard names no centre card: {text!r}.")
+            raise InvalidNotationError(
+                f"A {action.kind.name.lower()} names no centre card: {text!r}."
+            )
         return PublicEvent(player, action, action.card, Source.NONE)
     if match.group(3) is None:
         raise InvalidNotationError(
             f"The event {text!r} must end with the centre card, e.g. (Kh:d)."
         )
     card = _card(match.group(3), "history")
-    return PublicEvent(player, action, card, _enum(Source, match.group(4), "history"))
+    owner = -1 if match.group(5) is None else int(match.group(5))
+    return PublicEvent(player, action, card, _enum(Source, match.group(4), "history"), owner)
 
 
 def _is_int(value: object) -> bool:
@@ -252,10 +343,13 @@ def _get(data: Mapping[str, Any], key: str, kind: type, *, optional: bool = Fals
     return value
 
 
-def _player(data: Mapping[str, Any], key: str) -> int:
-    value: int = _get(data, key, int)
-    if value not in (0, 1):
-        raise InvalidNotationError(f"Observation field {key!r} must be 0 or 1, got {value}.")
+def _player(data: Mapping[str, Any], key: str, n: int = 2, *, optional: bool = False) -> int:
+    value: int | None = _get(data, key, int, optional=optional)
+    if value is None:
+        return -1
+    if not 0 <= value < n:
+        seats = "0 or 1" if n == 2 else f"a player 0 to {n - 1}"
+        raise InvalidNotationError(f"Observation field {key!r} must be {seats}, got {value}.")
     return value
 
 
@@ -305,13 +399,13 @@ def _enum(kind: type[_E], value: str, key: str) -> _E:
         raise InvalidNotationError(f"Observation field {key!r}: unknown value {value!r}.") from None
 
 
-def _outcome(value: Any) -> Outcome | None:
+def _outcome(value: Any, n: int = 2) -> Outcome | None:
     if value is None:
         return None
     if not isinstance(value, Mapping):
         raise InvalidNotationError("Observation field 'outcome' must be an object or null.")
     winner = value.get("winner")
-    if winner not in (0, 1, None) or isinstance(winner, bool):
+    if winner not in (*range(n), None) or isinstance(winner, bool):
         raise InvalidNotationError(f"Observation outcome: bad winner {winner!r}.")
     termination = value.get("termination")
     if not isinstance(termination, str):
@@ -320,8 +414,10 @@ def _outcome(value: Any) -> Outcome | None:
 
 
 def observe(state: GameState, player: int, history: tuple[PublicEvent, ...] = ()) -> Observation:
-    """The observation of ``state`` for ``player`` (0 or 1), with the public history if given."""
+    """The observation of ``state`` for ``player``, with the history as he saw it if given."""
     hands = state.hands
+    if state.rules.exchange_one_card:
+        history = tuple(e.seen_by(player) for e in history)
     return Observation(
         viewer=player,
         rules=state.rules,
@@ -329,16 +425,20 @@ def observe(state: GameState, player: int, history: tuple[PublicEvent, ...] = ()
         to_act=state.to_act,
         dealer=state.dealer,
         hand_mask=hands[player],
-        tables=(state.tables[0], state.tables[1]),
+        tables=state.tables,
         centre=state.centre,
         source=state.source,
         dead_mask=state.dead_mask,
         stock_count=state.stock_count,
-        hand_counts=(hands[0].bit_count(), hands[1].bit_count()),
+        hand_counts=tuple([h.bit_count() for h in hands]),
         stake=state.stake,
         legal_actions=state.legal_actions()
         if state.to_act == player and state.phase is not Phase.OVER
         else (),
         outcome=state.outcome(),
         history=history,
+        owner=state.owner,
+        offeree=state.offeree,
+        passed=state.exchange[player] if state.exchange else -1,
+        received=state.received(player),
     )

@@ -29,14 +29,15 @@ True
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .actions import Action
-from .cards import CARDS, NUM_CARDS, format_mask, iter_card_tokens
+from .actions import Action, ActionKind
+from .cards import CARDS, NUM_CARDS, format_mask, iter_card_tokens, parse_cards_mask
 from .errors import ConquianError, InvalidNotationError, RecordError
 from .fair import MAX_CLIENT_SEED_BYTES, FairnessError, FairShuffle
 from .game import Game
@@ -52,6 +53,11 @@ MAX_STAKE = 2**63 - 1
 """The largest stake a record may hold."""
 MAX_BALANCE = 2**128
 """A balance in a match record lies strictly between ``-MAX_BALANCE`` and ``MAX_BALANCE``."""
+
+
+_HIDDEN_EXCHANGE = re.compile(r"p([0-9]) exchange \?\?")
+"""Another player's exchange choice in a redacted record."""
+_COUNT = {2: "two", 3: "three", 4: "four"}
 
 
 def format_action_line(player: int, action: Action) -> str:
@@ -204,18 +210,20 @@ class GameRecord:
         actions = _typed(data, "actions", list)
         if not all(isinstance(a, str) for a in actions):
             raise RecordError("Every action in 'actions' must be a string.")
-        players = _typed(data, "players", list, ["player 0", "player 1"])
-        if len(players) != 2 or not all(isinstance(p, str) for p in players):
-            raise RecordError("'players' must be a list of two names.")
+        n = find_rules(rules).num_players
+        seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
+        players = _typed(data, "players", list, [f"player {p}" for p in range(n)])
+        if len(players) != n or not all(isinstance(p, str) for p in players):
+            raise RecordError(f"'players' must be a list of {_COUNT[n]} names.")
         dealer = _typed(data, "dealer", int, 0)
-        if dealer not in (0, 1):
-            raise RecordError(f"'dealer' must be 0 or 1, got {_show(dealer)}.")
+        if type(dealer) is not int or not 0 <= dealer < n:
+            raise RecordError(f"'dealer' must be {seats}, got {_show(dealer)}.")
         stake = _typed(data, "stake", int, 1)
         if not 1 <= stake <= MAX_STAKE:
             raise RecordError(f"'stake' must be from 1 to {MAX_STAKE}, got {_show(stake)}.")
         viewpoint = data.get("viewpoint")
-        if viewpoint is not None and (type(viewpoint) is not int or viewpoint not in (0, 1)):
-            raise RecordError(f"'viewpoint' must be 0 or 1, got {_show(viewpoint)}.")
+        if viewpoint is not None and (type(viewpoint) is not int or not 0 <= viewpoint < n):
+            raise RecordError(f"'viewpoint' must be {seats}, got {_show(viewpoint)}.")
         seed = _seed(data)
         meta = data.get("meta", {})
         if not isinstance(meta, dict):
@@ -292,9 +300,15 @@ class GameRecord:
         """Play the record's actions on ``game``; yields each number and action once played."""
         for number, line in enumerate(self.actions, start=1):
             try:
-                player, action = parse_action_line(line)
+                hidden = self.viewpoint is not None and _HIDDEN_EXCHANGE.fullmatch(line.strip())
+                if hidden:  # another player's choice, hidden: pass a card hidden here too
+                    player = int(hidden.group(1))
+                    action = self._stand_in_exchange(game, player)
+                else:
+                    player, action = parse_action_line(line)
                 if player >= len(self.players):
-                    raise InvalidNotationError("it must read 'p0 <action>' or 'p1 <action>'")
+                    seats = " or ".join(f"'p{p} <action>'" for p in range(len(self.players)))
+                    raise InvalidNotationError(f"it must read {seats}")
                 game.check_player(player)
                 game.push(action)
             except ConquianError as exc:
@@ -306,6 +320,19 @@ class GameRecord:
         if self.result not in ("*", actual):
             raise RecordError(f"The record says {self.result!r} but the replay ends {actual!r}.")
 
+    def _stand_in_exchange(self, game: Game, player: int) -> Action:
+        """For a redacted record's ``exchange ??``: the lowest card of ``player``'s hand that
+        the record hides.  The card really passed was hidden too, so it never showed, and
+        neither will this one: the replay sees what the viewer saw."""
+        known = 0
+        for index in self.deck:
+            if index >= 0:
+                known |= 1 << index
+        unseen = game.state.hands[player] & ~known
+        if not unseen:
+            raise InvalidNotationError("a hidden exchange needs a hidden card in that hand")
+        return Action(ActionKind.EXCHANGE, (unseen & -unseen).bit_length() - 1)
+
     def replay(self) -> list[GameState]:
         """Every state of the deal, checked (see :meth:`iter_replay`)."""
         return [state for _, _, state in self.iter_replay()]
@@ -315,21 +342,31 @@ class GameRecord:
         return self.replay()[-1]
 
     def for_player(self, player: int) -> GameRecord:
-        """The record as ``player`` may see it: cards never shown to him are ``??``.
+        """The record as ``player`` may see it: cards never shown to him are ``??``, also in
+        another player's exchange choice.
 
         The seed is dropped (it would reveal the deck).
         """
         states = self.replay()
         seen = states[0].hands[player]
         for state in states:
-            seen |= (
-                state.hands[player] | state.table_masks[0] | state.table_masks[1] | state.dead_mask
-            )
+            seen |= state.hands[player] | state.dead_mask
+            for mask in state.table_masks:
+                seen |= mask
             if state.centre >= 0:
                 seen |= 1 << state.centre
         deck = tuple(i if seen >> i & 1 else -1 for i in self._full_deck())
         fair = None if self.fair is None else replace(self.fair, server_seed=None)
-        return replace(self, deck=deck, seed=None, viewpoint=player, fair=fair)
+        # another player's exchange choice stays hidden unless the card showed later
+        actions = tuple(
+            f"{line.split()[0]} exchange {HIDDEN}"
+            if line.split()[1:2] == ["exchange"]
+            and line.split()[0] != f"p{player}"
+            and not seen & parse_cards_mask(line.split()[2])
+            else line
+            for line in self.actions
+        )
+        return replace(self, deck=deck, seed=None, viewpoint=player, fair=fair, actions=actions)
 
 
 def _fair_text(fair: FairShuffle) -> str:

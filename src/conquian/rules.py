@@ -23,6 +23,11 @@ from .cards import DeckStyle
 from .errors import InvalidRulesError
 from .melds import MAX_RUN, RearrangeMode
 
+MAX_PLAYERS = 4
+"""Most players at one table."""
+MIN_STOCK = 4
+"""Fewest stock cards a deal may leave."""
+
 
 class FirstDealer(StrEnum):
     RANDOM = "random"
@@ -48,6 +53,13 @@ class Forcing(StrEnum):
 class ForceScope(StrEnum):
     ANY_DECLINED = "any_declined"
     OFFERED_ONLY = "offered_only"
+
+
+class ForceBy(StrEnum):
+    OPPONENT = "opponent"
+    """The two-player rule: the other player forces (also a turned card its turner passed)."""
+    OFFERER = "offerer"
+    """The player who turned or paid the card forces whoever refuses it after him."""
 
 
 class ForceFit(StrEnum):
@@ -130,13 +142,20 @@ class Rules:
     hand_size: int = 10
     """Cards dealt to each player; a player goes out with hand_size + 1 melded."""
     num_players: int = 2
-    """Players at the table (only 2 is supported)."""
+    """Players at the table: 2 to 4, seated in play order (the next seat plays next)."""
+    exchange_one_card: bool = False
+    """After the deal each player passes one hand card face down to the next seat."""
+    force_by: ForceBy = ForceBy.OPPONENT
+    """Who may force a refused card: opponent (two players) or offerer (who turned or paid it)."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
             value = getattr(self, field.name)
             kind = field.type if isinstance(field.type, type) else _FIELD_TYPES[field.name]
-            if issubclass(kind, StrEnum):
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise InvalidRulesError(f"{field.name} must be true or false, got {value!r}.")
+            elif issubclass(kind, StrEnum):
                 try:
                     object.__setattr__(self, field.name, kind(value))
                 except ValueError:
@@ -152,13 +171,28 @@ class Rules:
             )
         if self.deal_packet not in (1, 2):
             raise InvalidRulesError(f"deal_packet must be 1 or 2, got {self.deal_packet}.")
-        if self.num_players != 2:
+        if not 2 <= self.num_players <= MAX_PLAYERS:
             raise InvalidRulesError(
-                f"num_players must be 2 (the two-player game), got {self.num_players}."
+                f"num_players must be 2 to {MAX_PLAYERS}, got {self.num_players}."
             )
         if not 1 <= self.hand_size <= 10 or self.hand_size % self.deal_packet:
             raise InvalidRulesError(
                 f"hand_size must be 1..10 and a multiple of deal_packet, got {self.hand_size}."
+            )
+        if self.stock_size < MIN_STOCK:
+            raise InvalidRulesError(
+                f"num_players={self.num_players} with hand_size={self.hand_size} leaves "
+                f"{self.stock_size} cards in the stock; at least {MIN_STOCK} are needed."
+            )
+        if self.num_players > 2 and self.force_by is ForceBy.OPPONENT:
+            raise InvalidRulesError(
+                f"force_by=opponent is the two-player rule; with num_players={self.num_players} "
+                "use force_by=offerer (or forcing=off)."
+            )
+        if self.num_players > 2 and self.initial_upcard is not InitialUpcard.NONE:
+            raise InvalidRulesError(
+                f"initial_upcard={self.initial_upcard.value} is a two-player rule; "
+                f"with num_players={self.num_players} use initial_upcard=none."
             )
         if self.base_stake < 1:
             raise InvalidRulesError(f"base_stake must be at least 1, got {self.base_stake}.")
@@ -263,15 +297,19 @@ _FIELD_TYPES: dict[str, type] = {
     "base_stake": int,
     "hand_size": int,
     "num_players": int,
+    "exchange_one_card": bool,
+    "force_by": ForceBy,
 }
 FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 
 
 def _flag_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return value.value if isinstance(value, StrEnum) else str(value)
 
 
-def _flag_json(value: object) -> str | int:
+def _flag_json(value: object) -> str | int | bool:
     if isinstance(value, StrEnum):
         return value.value
     assert isinstance(value, int)
@@ -295,12 +333,27 @@ PRESETS: dict[str, Rules] = {
         forced_take=ForcedTake.MINIMAL,
     ),
     "wikipedia": Rules(deal_packet=2, initial_upcard=InitialUpcard.OFFERED_TO_BOTH),
+    "mexican": Rules(
+        deck_style=DeckStyle.SPANISH,
+        num_players=3,
+        hand_size=8,
+        exchange_one_card=True,
+        force_by=ForceBy.OFFERER,
+    ),
 }
 """The named rule sets."""
+ALIASES: dict[str, str] = {"tercerilla": "mexican"}
+"""Other names of presets: *tercerilla* is the Mexican game for three, as ``mexican`` is."""
 
 
 def _parse_value(name: str, text: str) -> Any:
     kind = _FIELD_TYPES[name]
+    if kind is bool:
+        if text in ("true", "yes", "1"):
+            return True
+        if text in ("false", "no", "0"):
+            return False
+        raise InvalidRulesError(f"{name} must be true or false, got {text!r}.")
     if kind is int:
         try:
             return int(text)
@@ -315,7 +368,7 @@ def find_rules(spec: str | Rules) -> Rules:
     >>> find_rules("standart")
     Traceback (most recent call last):
     ...
-    conquian.errors.InvalidRulesError: Unknown rules preset 'standart'; presets are: standard, bicycle, foster, wikipedia.
+    conquian.errors.InvalidRulesError: Unknown rules preset 'standart'; presets are: standard, bicycle, foster, wikipedia, mexican, tercerilla.
 
     :raises InvalidRulesError: for an unknown preset or flag, a bad value or combination.
     """
@@ -323,9 +376,10 @@ def find_rules(spec: str | Rules) -> Rules:
         return spec
     parts = [p.strip() for p in spec.strip().split(",")]
     name = parts[0].lower()
+    name = ALIASES.get(name, name)
     if name not in PRESETS:
         raise InvalidRulesError(
-            f"Unknown rules preset {parts[0]!r}; presets are: {', '.join(PRESETS)}."
+            f"Unknown rules preset {parts[0]!r}; presets are: {', '.join([*PRESETS, *ALIASES])}."
         )
     flags: dict[str, Any] = {}
     for part in parts[1:]:

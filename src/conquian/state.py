@@ -5,6 +5,13 @@ partition into melds, the centre card and where it came from, the dead pile and
 the stock.  Every position is a decision of one player; :meth:`GameState.legal_actions`
 lists the choices and :meth:`GameState.apply` plays one (checking it first).
 
+Two to four players sit in play order: after player ``p`` comes ``(p + 1) % n``.  A
+card turned from the stock is offered first to the player who turned it, then to each
+other player in play order; a discarded (paid) card to each other player in play order
+from the seat after the one who paid it.  A card nobody takes is dead, and the seat
+after the player who turned or paid it turns the next stock card.  With two players
+this is the two-player game exactly.
+
 >>> state = GameState.deal(Rules(), deck=list(range(40)), dealer=0)
 >>> state.phase, state.to_act, str(state.centre_card)
 (<Phase.TURN: 'turn'>, 1, 'Ad')
@@ -37,6 +44,7 @@ from .melds import (
 )
 from .rules import (
     Exhaustion,
+    ForceBy,
     ForcedTake,
     ForceFit,
     ForceScope,
@@ -62,6 +70,9 @@ class Phase(StrEnum):
     """Discard a hand card after taking."""
     OVER = "over"
     """The deal has ended."""
+    EXCHANGE = "exchange"
+    """(Variant ``exchange_one_card``) choose the hand card to pass to the next seat; it comes
+    right after the deal (listed last so that the two-player phases keep their numbers)."""
 
 
 class Source(StrEnum):
@@ -69,11 +80,11 @@ class Source(StrEnum):
 
     NONE = "-"
     DISCARD = "d"
-    """Discarded by the opponent of the player it is offered to."""
+    """Discarded (paid) by its owner, another player than the one it is offered to."""
     PASSED = "p"
-    """Turned from the stock by the opponent, who passed it."""
+    """Turned from the stock by its owner, who passed it."""
     TURNED = "t"
-    """Turned from the stock by the player to act (or, in a force decision, the refuser)."""
+    """Turned from the stock by the player it is offered to, its owner."""
     UPCARD = "u"
     """Turned up after the deal (variant ``initial_upcard``)."""
 
@@ -114,8 +125,11 @@ class GameState:
         "centre",
         "dead_mask",
         "dealer",
+        "exchange",
         "hands",
         "melds",
+        "offeree",
+        "owner",
         "phase",
         "rules",
         "source",
@@ -139,6 +153,13 @@ class GameState:
     table_masks: tuple[int, ...]
     centre: int
     source: Source
+    owner: int
+    """Who turned or paid the centre card (-1 for none, and for an initial upcard)."""
+    offeree: int
+    """Whom the centre card is offered to now (in a force decision: who refused it)."""
+    exchange: tuple[int, ...]
+    """(Variant ``exchange_one_card``) the card each player passes to the next seat, -1 while
+    not chosen; empty without the exchange, or when a position did not record it."""
     dead_mask: int
     stock: tuple[int, ...]
     stock_pos: int
@@ -161,6 +182,9 @@ class GameState:
         tables: tuple[Partition, ...],
         centre: int = -1,
         source: Source = Source.NONE,
+        owner: int | None = None,
+        offeree: int | None = None,
+        exchange: tuple[int, ...] = (),
         dead_mask: int = 0,
         stock: tuple[int, ...] = (),
         stock_pos: int = 0,
@@ -179,6 +203,13 @@ class GameState:
         self.table_masks = tuple(partition_mask(t) for t in self.tables)
         self.centre = centre
         self.source = source
+        self.exchange = tuple(exchange)
+        if owner is None or offeree is None:
+            derived = two_player_roles(phase, to_act, source, centre)
+            owner = derived[0] if owner is None else owner
+            offeree = derived[1] if offeree is None else offeree
+        self.owner = owner
+        self.offeree = offeree
         self.dead_mask = dead_mask
         self.stock = tuple(stock)
         self.stock_pos = stock_pos
@@ -188,6 +219,14 @@ class GameState:
         self._legal = None
         if validate:
             self.validate()
+
+    @property
+    def num_players(self) -> int:
+        return len(self.hands)
+
+    def next_seat(self, player: int) -> int:
+        """The seat that plays after ``player``."""
+        return (player + 1) % len(self.hands)
 
     @classmethod
     def deal(
@@ -213,35 +252,45 @@ class GameState:
         order = tuple(deck)
         if sorted(order) != list(range(NUM_CARDS)):
             raise InvalidStateError("A deck must hold each of the 40 cards exactly once.")
-        if dealer not in (0, 1):
-            raise InvalidStateError(f"The dealer must be player 0 or 1, got {dealer}.")
-        hands = [0, 0]
+        n = rules.num_players
+        if not 0 <= dealer < n:
+            raise InvalidStateError(
+                f"The dealer must be one of players 0 to {n - 1}, got {dealer}."
+            )
+        hands = [0] * n
         pos = 0
         packet = rules.deal_packet
-        receiver = 1 - dealer
-        while pos < 2 * rules.hand_size:
+        receiver = (dealer + 1) % n
+        while pos < n * rules.hand_size:
             for _ in range(packet):
                 hands[receiver] |= 1 << order[pos]
                 pos += 1
-            receiver = 1 - receiver
+            receiver = (receiver + 1) % n
         state = cls(
             rules,
             dealer=dealer,
             phase=Phase.TURN,
-            to_act=1 - dealer,
+            to_act=(dealer + 1) % n,
             hands=tuple(hands),
-            tables=((), ()),
+            tables=((),) * n,
             stock=order[pos:],
             stake=stake,
+            owner=-1,
+            offeree=-1,
             validate=False,
         )
+        if rules.exchange_one_card:
+            state.phase = Phase.EXCHANGE
+            state.exchange = (-1,) * n
+            return state
         if rules.initial_upcard is InitialUpcard.OFFERED_TO_BOTH:
             state.centre = state.stock[0]
             state.stock_pos = 1
             state.source = Source.UPCARD
             state.phase = Phase.OFFER
+            state.offeree = state.to_act
         else:
-            state._turn_stock(1 - dealer)
+            state._turn_stock((dealer + 1) % n)
         return state
 
     def validate(self) -> None:
@@ -250,12 +299,16 @@ class GameState:
         :raises InvalidStateError: naming the first problem found.
         """
         rules = self.rules
+        n = len(self.hands)
+        if n != rules.num_players or len(self.tables) != n:
+            raise InvalidStateError(
+                f"The rules seat {rules.num_players} players; the position has "
+                f"{n} hands and {len(self.tables)} tables."
+            )
         seen = 0
-        places: list[tuple[str, int]] = [
-            ("player 0's hand", self.hands[0]),
-            ("player 1's hand", self.hands[1]),
-            ("player 0's table", self.table_masks[0]),
-            ("player 1's table", self.table_masks[1]),
+        places: list[tuple[str, int]] = [(f"player {p}'s hand", self.hands[p]) for p in range(n)]
+        places += [(f"player {p}'s table", self.table_masks[p]) for p in range(n)]
+        places += [
             ("the dead pile", self.dead_mask),
             ("the centre", 1 << self.centre if self.centre >= 0 else 0),
         ]
@@ -275,7 +328,7 @@ class GameState:
             raise InvalidStateError(
                 f"Cards missing from the position: {format_mask(~seen & ALL_CARDS_MASK)}."
             )
-        for p in (0, 1):
+        for p in range(n):
             total = 0
             for m in self.tables[p]:
                 if m not in self.melds.valid:
@@ -285,9 +338,9 @@ class GameState:
                 total += m.bit_count()
             if total != self.table_masks[p].bit_count():
                 raise InvalidStateError(f"Player {p}'s melds share a card.")
-        if self.dealer not in (0, 1) or self.to_act not in (0, 1):
-            raise InvalidStateError("Players are numbered 0 and 1.")
-        for p in (0, 1):
+        if not (0 <= self.dealer < n and 0 <= self.to_act < n):
+            raise InvalidStateError(f"Players are numbered 0 to {n - 1}.")
+        for p in range(n):
             count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
             expected = rules.hand_size
             if self.phase is Phase.DISCARD and p == self.to_act:
@@ -302,24 +355,29 @@ class GameState:
                 raise InvalidStateError(
                     f"Player {p} holds {count} cards in hand and on the table; expected {expected}."
                 )
+        self._validate_exchange()
         needs_centre = self.phase in (Phase.OFFER, Phase.TURN, Phase.FORCE, Phase.FORCED)
         if needs_centre != (self.centre >= 0) or needs_centre == (self.source is Source.NONE):
             raise InvalidStateError(f"Phase {self.phase.value} and the centre card do not agree.")
+        if needs_centre:
+            self._validate_offer()
         if self.phase is Phase.TURN and self.source is not Source.TURNED:
             raise InvalidStateError(
                 "In phase turn the centre card must be one the player turned (t)."
             )
         if self.phase is Phase.OFFER and self.source not in _OFFERED_SOURCES:
             raise InvalidStateError("In phase offer the centre card must be offered (d, p or u).")
-        if self.source is Source.UPCARD and (self.table_masks[0] or self.table_masks[1]):
+        if self.source is Source.UPCARD and any(self.table_masks):
             raise InvalidStateError(
                 "An initial upcard can only be offered before anyone has melded."
             )
         if self.phase in (Phase.FORCE, Phase.FORCED):
-            refuser = 1 - self.to_act if self.phase is Phase.FORCE else self.to_act
+            refuser = self.offeree
             offered = self.source is not Source.TURNED
-            if self.source is Source.UPCARD or not self.is_forceable(
-                refuser, self.centre, offered=offered
+            if (
+                self.source is Source.UPCARD
+                or self._forcer(refuser) is None
+                or not self.is_forceable(refuser, self.centre, offered=offered)
             ):
                 raise InvalidStateError(
                     f"Phase {self.phase.value}: {CARDS[self.centre]} cannot be forced on "
@@ -330,6 +388,67 @@ class GameState:
                 raise InvalidStateError("A finished deal needs a termination.")
         elif self.termination is not None or self.winner is not None:
             raise InvalidStateError("Only a finished deal has a winner or termination.")
+
+    def _validate_exchange(self) -> None:
+        n = len(self.hands)
+        picks = self.exchange
+        if not self.rules.exchange_one_card:
+            if picks or self.phase is Phase.EXCHANGE:
+                raise InvalidStateError("These rules have no exchange (exchange_one_card false).")
+            return
+        if self.phase is not Phase.EXCHANGE:
+            if picks and (len(picks) != n or -1 in picks or len(set(picks)) != n):
+                raise InvalidStateError(
+                    f"The exchange must name {n} different cards, one passed by each player."
+                )
+            return
+        if len(picks) != n:
+            raise InvalidStateError(f"The exchange must have an entry for each of {n} players.")
+        if self.centre >= 0 or self.stock_pos or any(self.table_masks) or self.dead_mask:
+            raise InvalidStateError("The exchange comes right after the deal, before any play.")
+        first = (self.dealer + 1) % n
+        order = [(first + k) % n for k in range(n)]
+        chosen = order[: order.index(self.to_act)]
+        for p in range(n):
+            if (p in chosen) != (picks[p] >= 0):
+                raise InvalidStateError(
+                    f"In the exchange, the players before player {self.to_act} (from the seat "
+                    "after the dealer) have chosen their card, and no one else."
+                )
+            if picks[p] >= 0 and not self.hands[p] >> picks[p] & 1:
+                raise InvalidStateError(
+                    f"Player {p} passes {CARDS[picks[p]]}, which is not in his hand."
+                )
+
+    def _validate_offer(self) -> None:
+        """The owner and the offeree of the centre card fit the phase and its source."""
+        n = len(self.hands)
+        owner, offeree, source = self.owner, self.offeree, self.source
+        if source is Source.UPCARD:
+            if owner != -1 or offeree != self.to_act:
+                raise InvalidStateError(
+                    "An initial upcard has no owner; it is offered to the player to act."
+                )
+            return
+        if not (0 <= owner < n and 0 <= offeree < n):
+            raise InvalidStateError(
+                f"The centre card needs the player who turned or paid it (0 to {n - 1})."
+            )
+        if self.phase is Phase.FORCE:
+            if self._forcer(offeree) != self.to_act:
+                raise InvalidStateError(
+                    f"Player {self.to_act} cannot force player {offeree} to take this card."
+                )
+        elif offeree != self.to_act:
+            raise InvalidStateError("The centre card is offered to the player to act.")
+        if source is Source.TURNED:
+            if offeree != owner:
+                raise InvalidStateError("A card just turned is the turner's to take or pass.")
+        elif offeree == owner:
+            raise InvalidStateError(
+                "A card turned and passed, or paid, is offered to the other players, "
+                "never back to its owner."
+            )
 
     def _unturned_mask(self) -> int:
         mask = 0
@@ -352,6 +471,9 @@ class GameState:
         new.table_masks = self.table_masks
         new.centre = self.centre
         new.source = self.source
+        new.owner = self.owner
+        new.offeree = self.offeree
+        new.exchange = self.exchange
         new.dead_mask = self.dead_mask
         new.stock = self.stock
         new.stock_pos = self.stock_pos
@@ -370,22 +492,41 @@ class GameState:
     def redeal(self, player: int, rng: random.Random) -> GameState:
         """A copy in which the cards hidden from ``player`` are dealt again at random.
 
-        The opponent's hand and the unturned stock are shuffled together and dealt
-        back in the same sizes; everything ``player`` can see is unchanged.
+        The other hands and the unturned stock are shuffled together and dealt back in
+        the same sizes; everything ``player`` can see is unchanged (also the card he
+        passed in the exchange, which stays with its receiver while in hand).  Other
+        players' exchange choices not yet made known are dropped.
         """
-        other = 1 - player
-        hidden = self.hands[other] | self._unturned_mask()
+        n = len(self.hands)
+        known = [0] * n  # cards player knows to be in a hand
+        if self.exchange and self.phase is not Phase.EXCHANGE:
+            receiver = (player + 1) % n
+            known[receiver] = self.hands[receiver] & 1 << self.exchange[player]
+        hidden = self._unturned_mask()
+        for p in range(n):
+            if p != player:
+                hidden |= self.hands[p] & ~known[p]
         cards = mask_indices(hidden)
         rng.shuffle(cards)
-        count = self.hands[other].bit_count()
-        hand = 0
-        for index in cards[:count]:
-            hand |= 1 << index
-        new = self.copy()
         hands = list(self.hands)
-        hands[other] = hand
+        at = 0
+        for p in range(n):
+            if p == player:
+                continue
+            count = (self.hands[p] & ~known[p]).bit_count()
+            hand = known[p]
+            for index in cards[at : at + count]:
+                hand |= 1 << index
+            hands[p] = hand
+            at += count
+        new = self.copy()
         new.hands = tuple(hands)
-        new.stock = self.stock[: self.stock_pos] + tuple(cards[count:])
+        new.stock = self.stock[: self.stock_pos] + tuple(cards[at:])
+        if self.phase is Phase.EXCHANGE:  # the others' choices are hidden: chosen again
+            new.exchange = tuple(
+                c if p == player or c < 0 else rng.choice(mask_indices(new.hands[p]))
+                for p, c in enumerate(self.exchange)
+            )
         new._legal = None
         return new
 
@@ -423,7 +564,13 @@ class GameState:
     @property
     def refuser(self) -> int:
         """In a force decision, the player who refused the centre card."""
-        return 1 - self.to_act
+        return self.offeree
+
+    def received(self, player: int) -> int:
+        """The card ``player`` received in the exchange (-1 before it, or without one)."""
+        if not self.exchange or self.phase is Phase.EXCHANGE:
+            return -1
+        return self.exchange[(player - 1) % len(self.hands)]
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Every legal action, in a fixed order (takes sorted, then the refusals)."""
@@ -451,6 +598,8 @@ class GameState:
             return (Action(ActionKind.FORCE), Action(ActionKind.NO_FORCE))
         if phase is Phase.FORCED:
             return self._takes(p, True)
+        if phase is Phase.EXCHANGE:
+            return tuple([Action(ActionKind.EXCHANGE, i) for i in mask_indices(self.hands[p])])
         return ()
 
     def _allowed(self, old: Partition, options: Sequence[Partition]) -> Sequence[Partition]:
@@ -487,6 +636,14 @@ class GameState:
             if partition_mask(part) != table_mask
         ]
 
+    def _forcer(self, refuser: int) -> int | None:
+        """Who may force the centre card on ``refuser`` (None: nobody)."""
+        if self.source is Source.TURNED:  # the turner refused the card he turned
+            if self.rules.force_by is ForceBy.OPPONENT:
+                return (refuser + 1) % len(self.hands)
+            return None
+        return self.owner if self.owner >= 0 else None
+
     def is_forceable(self, player: int, card: int, *, offered: bool) -> bool:
         """Whether ``card``, just refused by ``player``, may be forced on him."""
         rules = self.rules
@@ -520,6 +677,7 @@ class GameState:
         kind = action.kind
         p = self.to_act
         self._legal = None
+        n = len(self.hands)
         if kind is ActionKind.TAKE:
             self._take(p, action.melds)
         elif kind is ActionKind.DISCARD:
@@ -528,49 +686,78 @@ class GameState:
             self.hands = tuple(hands)
             self.centre = action.card
             self.source = Source.DISCARD
-            self.to_act = 1 - p
+            self.owner = p
+            self.offeree = self.to_act = (p + 1) % n
             self.phase = Phase.OFFER
         elif kind is ActionKind.DECLINE:
             if self.source is Source.UPCARD:
                 if p != self.dealer:
-                    self.to_act = self.dealer
+                    self.offeree = self.to_act = self.dealer
                 else:
                     self.dead_mask |= 1 << self.centre
                     self.centre = -1
                     self.source = Source.NONE
-                    self._turn_stock(1 - self.dealer)
-            elif self.is_forceable(p, self.centre, offered=True):
+                    self._turn_stock((self.dealer + 1) % n)
+            elif self._forcer(p) is not None and self.is_forceable(p, self.centre, offered=True):
                 self._to_force(p)
             else:
-                self.dead_mask |= 1 << self.centre
-                self._turn_stock(p)
+                self._offer_on(p)
         elif kind is ActionKind.PASS:
             if action.melds:
                 self._lay(p, action.melds)
-            if self.is_forceable(p, self.centre, offered=False):
+            if self._forcer(p) is not None and self.is_forceable(p, self.centre, offered=False):
                 self._to_force(p)
             else:
                 self.source = Source.PASSED
-                self.to_act = 1 - p
+                self.offeree = self.to_act = (p + 1) % n
                 self.phase = Phase.OFFER
         elif kind is ActionKind.FORCE:
-            self.to_act = 1 - p
+            self.to_act = self.offeree
             self.phase = Phase.FORCED
-        else:  # NO_FORCE: p is the opponent of the refuser
-            refuser = 1 - p
-            if self.source is Source.TURNED:
+        elif kind is ActionKind.NO_FORCE:
+            refuser = self.offeree
+            if self.source is Source.TURNED:  # the turner keeps it no more: it goes round
                 self.source = Source.PASSED
+                self.offeree = self.to_act = (refuser + 1) % n
                 self.phase = Phase.OFFER
             else:
-                self.dead_mask |= 1 << self.centre
-                self._turn_stock(refuser)
+                self._offer_on(refuser)
+        else:  # EXCHANGE
+            picks = list(self.exchange)
+            picks[p] = action.card
+            self.exchange = tuple(picks)
+            if p != self.dealer:
+                self.to_act = (p + 1) % n
+            else:  # the dealer chooses last: every chosen card moves on at once
+                hands = list(self.hands)
+                for q in range(n):
+                    hands[q] &= ~(1 << picks[q])
+                for q in range(n):
+                    hands[(q + 1) % n] |= 1 << picks[q]
+                self.hands = tuple(hands)
+                self._turn_stock((self.dealer + 1) % n)
+
+    def _offer_on(self, refuser: int) -> None:
+        """``refuser`` let the centre card go: offer it to the next player in the round, or,
+        when it has been round, make it dead and let the seat after its owner turn."""
+        n = len(self.hands)
+        nxt = (refuser + 1) % n
+        if nxt == self.owner:
+            self.dead_mask |= 1 << self.centre
+            self._turn_stock((self.owner + 1) % n)
+        else:
+            self.offeree = self.to_act = nxt
+            self.phase = Phase.OFFER
 
     def _to_force(self, refuser: int) -> None:
+        self.offeree = refuser
         if self.rules.forcing is Forcing.AUTOMATIC:
             self.to_act = refuser
             self.phase = Phase.FORCED
         else:
-            self.to_act = 1 - refuser
+            forcer = self._forcer(refuser)
+            assert forcer is not None
+            self.to_act = forcer
             self.phase = Phase.FORCE
 
     def _lay(self, p: int, melds: Partition) -> int:
@@ -590,6 +777,7 @@ class GameState:
     def _take(self, p: int, melds: Partition) -> None:
         self.centre = -1
         self.source = Source.NONE
+        self.owner = self.offeree = -1
         if not self._lay(p, melds):
             self.phase = Phase.OVER
             self.winner = p
@@ -602,16 +790,19 @@ class GameState:
         if self.stock_pos >= len(self.stock):
             self.centre = -1
             self.source = Source.NONE
+            self.owner = self.offeree = -1
             self.phase = Phase.OVER
             self.termination = Termination.STOCK_EXHAUSTED
             if self.rules.exhaustion is Exhaustion.FEWEST_HAND_CARDS:
-                a, b = self.hands[0].bit_count(), self.hands[1].bit_count()
-                if a != b:
-                    self.winner = 0 if a < b else 1
+                counts = [h.bit_count() for h in self.hands]
+                fewest = min(counts)
+                if counts.count(fewest) == 1:  # a tie for fewest is a draw
+                    self.winner = counts.index(fewest)
             return
         self.centre = self.stock[self.stock_pos]
         self.stock_pos += 1
         self.source = Source.TURNED
+        self.owner = self.offeree = p
         self.phase = Phase.TURN
 
     # ------------------------------------------------------------ diagnosis
@@ -619,7 +810,7 @@ class GameState:
     def explain_illegal(self, action: Action) -> IllegalActionError:
         """The error to raise for an action that is not legal here, with the reason."""
         card_ok = 0 <= action.card < NUM_CARDS or (
-            action.card == -1 and action.kind is not ActionKind.DISCARD
+            action.card == -1 and action.kind not in (ActionKind.DISCARD, ActionKind.EXCHANGE)
         )
         if not card_ok or any(m <= 0 or m & ~ALL_CARDS_MASK for m in action.melds):
             return IllegalActionError(
@@ -645,6 +836,7 @@ class GameState:
             Phase.FORCE: "force or noforce",
             Phase.FORCED: "take the card they were forced with",
             Phase.DISCARD: "discard a hand card",
+            Phase.EXCHANGE: "choose the hand card to pass to the next player",
         }[self.phase]
         wanted = {
             Phase.OFFER: (ActionKind.TAKE, ActionKind.DECLINE),
@@ -652,6 +844,7 @@ class GameState:
             Phase.FORCE: (ActionKind.FORCE, ActionKind.NO_FORCE),
             Phase.FORCED: (ActionKind.TAKE,),
             Phase.DISCARD: (ActionKind.DISCARD,),
+            Phase.EXCHANGE: (ActionKind.EXCHANGE,),
         }[self.phase]
         if kind not in wanted:
             return IllegalActionError(
@@ -663,9 +856,10 @@ class GameState:
                 phase=self.phase.value,
                 expected=tuple(k.name.lower().replace("_", "") for k in wanted),
             )
-        if kind is ActionKind.DISCARD:
+        if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+            verb = "discard" if kind is ActionKind.DISCARD else "pass on"
             return IllegalActionError(
-                f"Cannot discard {CARDS[action.card]}: it is not in player {p}'s hand.",
+                f"Cannot {verb} {CARDS[action.card]}: it is not in player {p}'s hand.",
                 action,
                 player=p,
                 reason=IllegalReason.CARD_NOT_IN_HAND,
@@ -807,13 +1001,27 @@ class GameState:
     def summary(self) -> str:
         """A compact one-line description (not a position string)."""
         parts = []
-        for p in (0, 1):
+        for p in range(len(self.hands)):
             parts.append(
                 f"p{p}: hand {format_mask(self.hands[p], '') or '-'} "
                 f"table {format_partition(self.tables[p])}"
             )
         centre = f"{CARDS[self.centre]}:{self.source.value}" if self.centre >= 0 else "-"
         return f"{'; '.join(parts)}; centre {centre}; stock {self.stock_count}"
+
+
+def two_player_roles(phase: Phase, to_act: int, source: Source, centre: int) -> tuple[int, int]:
+    """The owner and the offeree of the centre card as a two-player position implies them."""
+    if centre < 0 or source is Source.NONE:
+        return -1, -1
+    if source is Source.UPCARD:
+        return -1, to_act
+    if source is Source.TURNED:
+        turner = 1 - to_act if phase is Phase.FORCE else to_act
+        return turner, turner
+    if phase is Phase.FORCE:  # the owner decides whether to force the other player
+        return to_act, 1 - to_act
+    return 1 - to_act, to_act
 
 
 def shuffled_deck(seed: int | None = None) -> list[int]:

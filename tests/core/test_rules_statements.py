@@ -261,8 +261,12 @@ def deck_with(n_hand: str, d_hand: str, stock_top: str) -> list[int]:
 
 
 def test_a1_exactly_two_players() -> None:
-    with pytest.raises(InvalidRulesError, match="num_players must be 2"):
+    # the two-player game's forcing rule has no meaning for more players (the Mexican
+    # game, preset mexican, seats two to four)
+    with pytest.raises(InvalidRulesError, match="force_by=opponent is the two-player rule"):
         Rules(num_players=3)
+    with pytest.raises(InvalidRulesError, match="num_players must be 2 to 4"):
+        Rules(num_players=5)
     state = GameState.deal(Rules(), seed=1)
     assert len(state.hands) == 2 and len(state.tables) == 2
     with pytest.raises(InvalidNotationError):
@@ -1673,7 +1677,7 @@ def test_b_presets() -> None:
         ("standard,forcing=sometimes", "forcing must be one of optional, off, automatic"),
         ("standard,rearrange_mode=loose", "rearrange_mode must be one of free"),
         ("standard,deal_packet=3", "deal_packet must be 1 or 2, got 3"),
-        ("standard,num_players=3", "num_players must be 2"),
+        ("standard,num_players=3", "force_by=opponent is the two-player rule"),
         ("standard,match_target=3", "match_target needs match n_deals or first_to"),
         ("standard,scoring=points", "scoring points .* needs draw_stake none"),
         (

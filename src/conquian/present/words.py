@@ -339,8 +339,8 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
 
 def outcome_lines(
     outcome: Outcome,
-    tables: tuple[Partition, Partition],
-    hands: tuple[int, int],
+    tables: Sequence[Partition],
+    hands: Sequence[int],
     names: Names,
     look: CardLook,
 ) -> list[Line]:

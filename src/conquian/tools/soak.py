@@ -245,10 +245,8 @@ def is_meld(mask: int, max_seq_len: int) -> bool:
 
 def check_conservation(state: GameState) -> None:
     places = [
-        state.hands[0],
-        state.hands[1],
-        state.table_masks[0],
-        state.table_masks[1],
+        *state.hands,
+        *state.table_masks,
         state.dead_mask,
         1 << state.centre if state.centre >= 0 else 0,
         unturned_mask(state),
@@ -266,7 +264,8 @@ def check_conservation(state: GameState) -> None:
 
 def check_counts(state: GameState) -> None:
     size = state.rules.hand_size
-    for p in (0, 1):
+    _require(len(state.hands) == state.rules.num_players, "a hand per player")
+    for p in range(len(state.hands)):
         count = state.hands[p].bit_count() + state.table_masks[p].bit_count()
         if state.phase is Phase.OVER and state.winner == p and state.termination is Termination.OUT:
             _require(count == size + 1 and state.hands[p] == 0, f"winner p{p} holds {count}")
@@ -277,7 +276,7 @@ def check_counts(state: GameState) -> None:
 
 
 def check_tables(state: GameState) -> None:
-    for p in (0, 1):
+    for p in range(len(state.tables)):
         union = 0
         table = state.tables[p]
         _require(table == tuple(sorted(table)), f"p{p}'s table is not sorted")
@@ -295,6 +294,11 @@ def check_phase(state: GameState) -> None:
     _require(len(set(legal)) == len(legal), "duplicate legal actions")
     if state.phase in (Phase.OFFER, Phase.TURN, Phase.FORCE, Phase.FORCED):
         _require(state.centre >= 0 and state.source is not Source.NONE, "no centre card")
+        if state.source is not Source.UPCARD:
+            _require(
+                state.offeree != state.owner or state.source is Source.TURNED,
+                "a paid or passed card offered back to its owner",
+            )
     else:
         _require(state.centre == -1 and state.source is Source.NONE, "a stray centre card")
     if state.phase is Phase.TURN:
@@ -312,17 +316,18 @@ def check_phase(state: GameState) -> None:
         _require(melded == state.rules.cards_to_win, f"the winner melded {melded} cards")
     else:
         _require(state.stock_count == 0, "stock exhausted with cards in the stock")
-        a, b = state.hands[0].bit_count(), state.hands[1].bit_count()
-        if state.rules.exhaustion is Exhaustion.DRAW or a == b:
+        counts = [h.bit_count() for h in state.hands]
+        fewest = min(counts)
+        if state.rules.exhaustion is Exhaustion.DRAW or counts.count(fewest) > 1:
             _require(outcome.winner is None, "an exhausted stock must be a draw here")
         else:
-            _require(outcome.winner == (0 if a < b else 1), "the fewer hand cards must win")
+            _require(outcome.winner == counts.index(fewest), "the fewest hand cards must win")
 
 
 def check_monotone(before: GameState | None, state: GameState) -> None:
     if before is None:
         return
-    for p in (0, 1):
+    for p in range(len(state.tables)):
         _require(not before.table_masks[p] & ~state.table_masks[p], f"a card left p{p}'s table")
     _require(not before.dead_mask & ~state.dead_mask, "a card left the dead pile")
     _require(state.stock_pos >= before.stock_pos, "the stock went backwards")
@@ -347,8 +352,14 @@ def illegal_candidates(state: GameState, rng: random.Random) -> list[Action]:
     not_in_hand = [i for i in range(NUM_CARDS) if not state.hands[p] >> i & 1]
     melds = state.melds.melds
     kind = rng.choice((ActionKind.DECLINE, ActionKind.PASS, ActionKind.FORCE, ActionKind.NO_FORCE))
+    exchange = (
+        [Action(ActionKind.EXCHANGE, rng.choice(not_in_hand))]
+        if state.rules.exchange_one_card  # (drawn only then: two-player soaks stay as they were)
+        else []
+    )
     return [
         Action.discard(rng.choice(not_in_hand)),
+        *exchange,
         Action.take(state.tables[p]),  # the old table, without the centre card
         Action.take((rng.choice(melds),)),
         Action(kind),
@@ -412,19 +423,30 @@ def check_leak(game: Game, rng: random.Random) -> None:
     state = game.state
     history = tuple(game.history)
     unturned = unturned_mask(state)
-    if history:  # the newest public event names public cards only
+    n = len(state.hands)
+    if history and history[-1].action.kind is not ActionKind.EXCHANGE:
+        # the newest public event names public cards only (an exchange choice is private)
         event = history[-1]
         named = partition_mask(event.action.melds)
         if event.card >= 0:
             named |= 1 << event.card
         if event.action.card >= 0:
             named |= 1 << event.action.card
-        hidden_now = state.hands[0] | state.hands[1] | unturned
+        hidden_now = unturned
+        for hand in state.hands:
+            hidden_now |= hand
         _require(not named & hidden_now, f"the event {event} names a hidden card")
-    for player in (0, 1):
-        other = 1 - player
+    for player in range(n):
         obs = observe(state, player, history)
-        hidden = state.hands[other] | unturned
+        hidden = unturned
+        for other in range(n):
+            if other != player:
+                hidden |= state.hands[other]
+        if state.exchange and state.phase is not Phase.EXCHANGE:  # he knows where it went
+            hidden &= ~(1 << state.exchange[player])
+        for event in obs.history:
+            if event.action.kind is ActionKind.EXCHANGE and event.player != player:
+                _require(event.action.card < 0, f"p{player} is shown p{event.player}'s exchange")
         _require(obs.hand_mask == state.hands[player], f"p{player} is shown another hand")
         _require(not obs.seen_mask & hidden, f"p{player} sees a hidden card")
         _require(obs.unknown_mask == hidden, f"p{player}'s unknown cards are not the hidden ones")
@@ -458,8 +480,11 @@ def check_record(game: Game) -> None:
     )
     _require(loaded.result == format_result(game.state.outcome()), "the result line is wrong")
     final = game.state
-    for player in (0, 1):
+    for player in range(len(final.hands)):
         redacted = record.for_player(player)
+        shown = {str(CARDS[i]) for i in redacted.deck if i >= 0}
+        named = set(_CARD_TOKEN.findall(redacted.dumps().split("deck = ", 1)[1]))
+        _require(named <= shown, f"p{player}'s record names hidden {sorted(named - shown)}")
         back = GameRecord.loads(redacted.dumps())
         _require(back.seed is None and back.viewpoint == player, "the redacted record keeps it")
         state = back.to_game().state
@@ -529,7 +554,7 @@ def play_game(spec: str, seed: int, result: SoakResult) -> None:
             game = Game(
                 rules,
                 seed=rng.randrange(2**32),
-                dealer=rng.randrange(2),
+                dealer=rng.randrange(rules.num_players),
                 stake=rng.randint(1, 4),
             )
         except Exception as exc:
@@ -595,7 +620,7 @@ def expand_rules(values: Iterable[str]) -> tuple[str, ...]:
     """Rules specs from ``--rules`` values (``all``: every preset), canonical and unique.
 
     >>> expand_rules(["all", "standard,forcing=off"])
-    ('standard', 'bicycle', 'foster', 'wikipedia', 'standard,forcing=off')
+    ('standard', 'bicycle', 'foster', 'wikipedia', 'mexican', 'standard,forcing=off')
 
     :raises InvalidRulesError: for a spec that does not read.
     """
