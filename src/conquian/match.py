@@ -23,14 +23,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import NUM_RANKS, mask_indices
+from .cards import NUM_CARDS, NUM_RANKS, mask_indices
 from .errors import ConquianError
 from .fair import FairShuffle
 from .game import Game
 from .rules import DrawStake, FirstDealer, MatchKind, Rules, Scoring, find_rules
 from .state import GameState, Outcome, shuffled_deck
 
-NUM_PLAYERS = 2
 """Seats at the table (the two-player game)."""
 
 CARD_POINTS = (15, 2, 3, 4, 5, 6, 7, 10, 10, 10)
@@ -70,14 +69,17 @@ class Match:
         rules: Rules | str = "standard",
         *,
         seed: int | None = None,
-        players: Sequence[str] = ("player 0", "player 1"),
+        players: Sequence[str] | None = None,
     ) -> None:
         self.rules = find_rules(rules)
         self.seed = seed
+        n = self.rules.num_players
+        if players is None:
+            players = [f"player {p}" for p in range(n)]
         self.players: tuple[str, ...] = tuple(players)
         """The players' names, seat 0 first (given to each deal's :class:`Game`)."""
         self._rng = random.Random(seed)
-        self.balance = [0] * NUM_PLAYERS
+        self.balance = [0] * n
         self.results: list[DealResult] = []
         self.games: list[Game] = []
         """Every deal dealt, in order: the finished ones, then the deal in play (if any)."""
@@ -89,13 +91,15 @@ class Match:
         self._deal_seed: int | None = None
 
     def _choose_first_dealer(self) -> int:
+        n = self.rules.num_players
         if self.rules.first_dealer is FirstDealer.RANDOM:
-            return self._rng.randrange(2)
-        while True:  # low_cut: each player cuts a card, the lower rank deals
+            return self._rng.randrange(n)
+        while True:  # low_cut: each player cuts a card, the lowest rank deals (a tie cuts again)
             deck = shuffled_deck(self._rng.randrange(2**32))
-            cut0, cut1 = deck[0] % NUM_RANKS, deck[20] % NUM_RANKS
-            if cut0 != cut1:
-                return 0 if cut0 < cut1 else 1
+            cuts = [deck[p * NUM_CARDS // n] % NUM_RANKS for p in range(n)]
+            low = min(cuts)
+            if cuts.count(low) == 1:
+                return cuts.index(low)
 
     def deal_value(self, previous_draws: int | None = None) -> int:
         """Stake of the next deal, given the drawn deals just before it."""
@@ -162,10 +166,11 @@ class Match:
 
     @property
     def leader(self) -> int | None:
-        """The player ahead on balance, or None when level."""
-        if self.balance[0] == self.balance[1]:
+        """The player ahead on balance, or None when two or more share the lead."""
+        top = max(self.balance)
+        if self.balance.count(top) > 1:
             return None
-        return 0 if self.balance[0] > self.balance[1] else 1
+        return self.balance.index(top)
 
     def new_deal(self) -> GameState:
         """Deal the next deal of the match."""
@@ -242,5 +247,5 @@ class Match:
         self.results.append(result)
         self._deal_seed = None
         self.deal = None
-        self.dealer = (self.dealer + 1) % NUM_PLAYERS
+        self.dealer = (self.dealer + 1) % self.rules.num_players
         return result

@@ -638,9 +638,10 @@ class MatchRecord:
             find_rules(rules)
         except ConquianError as exc:
             raise RecordError(f"Bad rules in match record: {exc}") from None
-        players = _typed(data, "players", list, ["player 0", "player 1"])
-        if len(players) != 2 or not all(isinstance(p, str) for p in players):
-            raise RecordError("'players' must be a list of two names.")
+        n = find_rules(rules).num_players
+        players = _typed(data, "players", list, [f"player {p}" for p in range(n)])
+        if len(players) != n or not all(isinstance(p, str) for p in players):
+            raise RecordError(f"'players' must be a list of {_COUNT[n]} names.")
         seed = _seed(data)
         balance = data.get("balance")
         if balance is not None and (

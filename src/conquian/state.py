@@ -698,14 +698,16 @@ class GameState:
                     self.centre = -1
                     self.source = Source.NONE
                     self._turn_stock((self.dealer + 1) % n)
-            elif self._forcer(p) is not None and self.is_forceable(p, self.centre, offered=True):
+            elif self.is_forceable(p, self.centre, offered=True):  # its owner may force
                 self._to_force(p)
             else:
                 self._offer_on(p)
         elif kind is ActionKind.PASS:
             if action.melds:
                 self._lay(p, action.melds)
-            if self._forcer(p) is not None and self.is_forceable(p, self.centre, offered=False):
+            if self.rules.force_by is ForceBy.OPPONENT and self.is_forceable(
+                p, self.centre, offered=False
+            ):  # (under offerer nobody forces a turner his own card)
                 self._to_force(p)
             else:
                 self.source = Source.PASSED
@@ -744,7 +746,7 @@ class GameState:
         nxt = (refuser + 1) % n
         if nxt == self.owner:
             self.dead_mask |= 1 << self.centre
-            self._turn_stock((self.owner + 1) % n)
+            self._turn_stock(nxt + 1 if nxt + 1 < n else 0)
         else:
             self.offeree = self.to_act = nxt
             self.phase = Phase.OFFER

@@ -43,7 +43,9 @@ class HeuristicBot(Bot):
         """Every legal action with its value, best first; sets :attr:`reason` for the best."""
         melds = meld_table(obs.rules.max_seq_len)
         k = Knowledge.from_observation(obs)
-        if obs.phase is Phase.DISCARD:
+        if obs.phase in (Phase.DISCARD, Phase.EXCHANGE):
+            # the exchange gives a card to the next seat as a discard offers it to him first:
+            # the card it needs least that helps him least
             ranked = self._rank_discards(obs, k, melds)
         elif obs.phase is Phase.FORCE:
             ranked = self._rank_force(obs, k, melds)
