@@ -38,7 +38,10 @@ def forbidden_for(state: GameState, seat: int | None) -> set[str]:
     if state.centre >= 0:
         seen |= 1 << state.centre
     stock = (1 << 40) - 1 & ~seen  # nobody has seen these: they are the stock
-    return {str(CARDS[i]) for i in mask_indices(hidden | stock)}
+    known = 0
+    if seat is not None and state.exchange and state.phase.value != "exchange":
+        known = 1 << state.exchange[seat]  # the card he passed: he knows who holds it
+    return {str(CARDS[i]) for i in mask_indices((hidden | stock) & ~known)}
 
 
 def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) -> None:

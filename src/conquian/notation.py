@@ -371,19 +371,22 @@ def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.
     if word in aliases and not rest:
         word = aliases[word]
     cards: list[int] = []
-    if phase is Phase.DISCARD and word != "discard":
+    one_card = "exchange" if phase is Phase.EXCHANGE else "discard"
+    if phase in (Phase.DISCARD, Phase.EXCHANGE) and word != one_card:
         try:
             cards = list(iter_card_tokens(text, deck))
         except InvalidNotationError:
             cards = []
         if len(cards) != 1:
             cards = []
-    if word == "discard" and rest:
+    if word in ("discard", "exchange") and rest:
         cards = list(iter_card_tokens(rest, deck))
         if len(cards) != 1:
-            raise InvalidNotationError(f"'discard' takes exactly one card, got {rest!r}.")
+            raise InvalidNotationError(f"'{word}' takes exactly one card, got {rest!r}.")
+        one_card = word
     if cards:
-        action = Action.discard(cards[0])
+        kind = ActionKind.EXCHANGE if one_card == "exchange" else ActionKind.DISCARD
+        action = Action(kind, cards[0])
         if not state.is_legal(action):
             raise state.explain_illegal(action)
         return action

@@ -21,32 +21,77 @@ import random
 
 from .cards import mask_indices
 from .observation import Observation
-from .state import GameState
+from .state import GameState, Phase
 
 __all__ = ["determinize"]
 
 
 def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameState:
-    """A full state consistent with ``obs``: the opponent holds ``opp_hand`` and the rest
-    of the live cards form the stock in a random order."""
-    opp = 1 - obs.viewer
+    """A full state consistent with ``obs``: the next player (the opponent, with two
+    players) holds ``opp_hand``, any other player a random hand of his size from the rest,
+    and the rest of the live cards form the stock in a random order.  Other players'
+    exchange choices still hidden are drawn from their hands."""
+    n = len(obs.tables)
+    opp = obs.opponent
+    if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE:
+        bit = 1 << obs.passed
+        if not (obs.seen_mask | obs.hand_mask) & bit and not opp_hand & bit:
+            # the card passed is still with the next seat, who received it: it takes the
+            # place of one card of the drawn hand
+            drop = mask_indices(opp_hand)
+            if drop:
+                opp_hand &= ~(1 << rng.choice(drop))
+            opp_hand |= bit
     live = obs.unknown_mask & ~opp_hand
-    stock = list(mask_indices(live))
-    rng.shuffle(stock)
-    hands = [0, 0]
+    hands = [0] * n
     hands[obs.viewer] = obs.hand_mask
     hands[opp] = opp_hand
+    cards = list(mask_indices(live))
+    rng.shuffle(cards)
+    at = 0
+    for p in obs.others[1:]:
+        for index in cards[at : at + obs.hand_counts[p]]:
+            hands[p] |= 1 << index
+        at += obs.hand_counts[p]
+    exchange: tuple[int, ...] = ()
+    if obs.rules.exchange_one_card:
+        if obs.phase is Phase.EXCHANGE:
+            exchange = tuple(
+                obs.passed if p == obs.viewer else _hidden_pick(obs, p, hands[p], rng)
+                for p in range(n)
+            )
+        elif obs.passed >= 0 and obs.received >= 0:
+            exchange = tuple(
+                obs.passed if p == obs.viewer else obs.received if p == (obs.viewer - 1) % n else -2
+                for p in range(n)
+            )
+            if -2 in exchange:  # choices never shown: the position need not record them
+                exchange = ()
     return GameState(
         obs.rules,
         dealer=obs.dealer,
         phase=obs.phase,
         to_act=obs.to_act,
-        hands=(hands[0], hands[1]),
+        hands=tuple(hands),
         tables=obs.tables,
         centre=obs.centre,
         source=obs.source,
+        owner=obs.owner,
+        offeree=obs.offeree,
+        exchange=exchange,
         dead_mask=obs.dead_mask,
-        stock=tuple(stock),
+        stock=tuple(cards[at:]),
         stake=obs.stake,
         validate=False,
     )
+
+
+def _hidden_pick(obs: Observation, player: int, hand: int, rng: random.Random) -> int:
+    """In the exchange: a chosen card of ``player`` (who chose before the player to act),
+    drawn from his hand, or -1 if he has not chosen yet."""
+    n = len(obs.tables)
+    first = (obs.dealer + 1) % n
+    order = [(first + k) % n for k in range(n)]
+    if order.index(player) >= order.index(obs.to_act):
+        return -1
+    return rng.choice(mask_indices(hand))

@@ -60,14 +60,15 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
     phase = state.phase
     p = state.to_act
     if phase is Phase.FORCE:
-        return _FORCE if state.hands[1 - p].bit_count() >= 3 else _NO_FORCE
+        return _FORCE if state.hands[state.offeree].bit_count() >= 3 else _NO_FORCE
     if phase is Phase.DISCARD:
         hand = state.hands[p]
-        opp_table = state.tables[1 - p]
+        opp_table = state.tables[(p + 1) % len(state.tables)]  # who is offered it first
         valid = state.melds.valid
-        available = ALL_CARDS_MASK & ~(
-            state.table_masks[0] | state.table_masks[1] | state.dead_mask
-        )
+        melded = state.dead_mask
+        for mask in state.table_masks:
+            melded |= mask
+        available = ALL_CARDS_MASK & ~melded
         best = legal[0]
         best_cost = 1e9
         for action in legal:
@@ -170,7 +171,7 @@ class HandModel:
     """
 
     def __init__(self, obs: Observation) -> None:
-        opp = 1 - obs.viewer
+        opp = obs.opponent
         self.refusals: list[tuple[int, int]] = []
         """(refused card, cards the hand held then besides today's)"""
         self.discards: list[tuple[int, int]] = []
@@ -246,7 +247,7 @@ class HandSampler:
         steps: int = 15,
         burn_in: int = 60,
     ) -> None:
-        self.count = obs.hand_counts[1 - obs.viewer]
+        self.count = obs.hand_counts[obs.opponent]
         self.weights = weights
         self.model = model
         self.rng = rng

@@ -36,6 +36,7 @@ from ..present.terminal import (
     opponent_note,
     resume_command,
     saved_where_line,
+    two_seats_only,
 )
 from ..rules import MatchKind, find_rules
 from .replay import run_replay_step
@@ -147,6 +148,8 @@ def _resume_command(args: argparse.Namespace) -> str:
 def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
     """A fresh match from the options, and a note on the opponent."""
     rules = find_rules(args.rules)
+    if rules.num_players != 2:
+        raise PlayError(two_seats_only(rules.to_spec(), rules.num_players))
     if args.deck:
         rules = rules.with_flags(deck_style=DeckStyle(args.deck))
     if args.deals is not None:

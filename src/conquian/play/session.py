@@ -349,7 +349,9 @@ class Session:
         obs = game.observation(viewer)
         me = None if neutral else viewer
         names = self._names(me)
-        log = describe_events(game.history, names, self.look, self.rules.cards_to_win)
+        # as the viewer saw it (another player's exchange choice is hidden)
+        history = obs.history if not neutral else tuple(e.seen_by(-1) for e in game.history)
+        log = describe_events(history, names, self.look, self.rules.cards_to_win)
         board = Board(
             obs=obs,
             names=names,
@@ -504,7 +506,8 @@ class Session:
     def _show_log(self, p: int) -> None:
         game = self.game
         assert game is not None
-        lines = describe_events(game.history, self._names(p), self.look, self.rules.cards_to_win)
+        history = game.observation(p).history  # as he saw it
+        lines = describe_events(history, self._names(p), self.look, self.rules.cards_to_win)
         self.screen.say(log_heading(self.deal_number))
         if not lines:
             self.screen.say(NO_MOVES_YET)

@@ -155,6 +155,11 @@ def describe_events(
             line.append(Span(" and passed it"))
             after_decline = last is not None and last.action.kind is ActionKind.DECLINE
             _add_line(lines, line, who, merge and after_decline)
+        elif kind is ActionKind.EXCHANGE:
+            if action.card >= 0:  # the viewer's own choice (others' stay hidden)
+                lines.append([Span(f"{who} chose "), card_span(look, card), Span(" to pass on")])
+            else:
+                lines.append([Span(f"{who} chose a card to pass on")])
         elif kind is ActionKind.FORCE:
             lines.append([Span(f"{who} forced {names.obj(1 - p)} to take "), card_span(look, card)])
         else:
@@ -310,6 +315,15 @@ def options_line(obs: Observation, look: CardLook) -> Line:
                 Span(look.label(example), CMD),
             ]
         )
+    if ActionKind.EXCHANGE in kinds:
+        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.EXCHANGE)
+        out.append(
+            [
+                Span("exchange", CMD),
+                Span(" any card of your hand to pass it to the next player, e.g. "),
+                Span(look.label(example), CMD),
+            ]
+        )
     line: Line = [Span("You can: ")]
     for i, option in enumerate(out):
         if i:
@@ -332,6 +346,8 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
         ]
     if kind is ActionKind.DISCARD:
         return [Span(f"discard {look.label(action.card)}", CMD)]
+    if kind is ActionKind.EXCHANGE:
+        return [Span(f"exchange {look.label(action.card)}", CMD)]
     if kind is ActionKind.NO_FORCE:
         return [Span("no", CMD), Span(" (do not force)")]
     return [Span(str(action), CMD)]

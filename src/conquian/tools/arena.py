@@ -611,6 +611,11 @@ def run_match(
     if first_deal < 0:
         raise ConquianError(f"The first deal's number cannot be negative, got {first_deal}.")
     rules_obj = find_rules(rules)
+    if rules_obj.num_players != 2:
+        raise ConquianError(
+            f"The rules {rules_obj.to_spec()} seat {rules_obj.num_players} players; the arena "
+            f"plays two bots (try {rules_obj.to_spec()},num_players=2)."
+        )
     for spec in (bot_a, bot_b):
         check_spec(spec)
     if seed is None:

@@ -437,9 +437,13 @@ class LiveMatch:
         names = Names(self.names, me=seat)
         game = self.game
         obs = game.observation(0 if seat is None else seat)
+        history = obs.history
         data = obs.to_dict()
-        if seat is None:
+        if seat is None:  # only what every player saw: no hand, no exchange choice
             del data["hand"]
+            data.pop("exchange", None)
+            history = tuple(e.seen_by(-1) for e in game.history)
+            data["history"] = [str(e) for e in history]
             data["player"] = None
             data["legal_actions"] = []
         my_turn = seat is not None and obs.my_turn and self.ready and not self.match.is_over
@@ -453,7 +457,7 @@ class LiveMatch:
             "seq": self.seq,
             "log": [
                 segments(line)
-                for line in describe_events(game.history, names, look, self.rules.cards_to_win)
+                for line in describe_events(history, names, look, self.rules.cards_to_win)
             ],
             "origin": centre_origin(obs, names) if obs.centre >= 0 else "",
             "situation": segments(situation(obs, names, look)) if my_turn else [],
@@ -649,9 +653,15 @@ class Hub:
         if not isinstance(rules, str) or len(rules) > 400:
             raise UserError("The rules must be a preset name or a short rules spec.")
         try:
-            spec = find_rules(rules).to_spec()
+            chosen = find_rules(rules)
         except ConquianError as exc:
             raise UserError(f"Bad rules: {exc}") from None
+        if chosen.num_players != 2:
+            raise UserError(
+                f"The rules {chosen.to_spec()} seat {chosen.num_players} players; games here "
+                f"seat two (try {chosen.to_spec()},num_players=2)."
+            )
+        spec = chosen.to_spec()
         player = check_name(name, "Player 1")
         token = new_token()
         seeds = random.SystemRandom()

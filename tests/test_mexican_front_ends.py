@@ -1,0 +1,130 @@
+"""The Mexican game in the front ends as they stand: the two-player form (the exchange
+included) plays in the terminal, the browser server and the arena; three or four players are
+refused with a message naming the rules, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from test_web_api import game_at, receive
+from web_helpers import TestDatabase, assert_secret
+
+from conquian.cli import main
+from conquian.web.app import create_app
+
+
+def conquian(
+    *args: str, stdin: str = "", home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = None
+    if home is not None:
+        import os
+
+        env = {**os.environ, "XDG_DATA_HOME": str(home), "HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "conquian.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize("spec", ["mexican", "tercerilla", "mexican,num_players=4"])
+def test_the_terminal_refuses_more_than_two_players_clearly(spec: str, tmp_path: Path) -> None:
+    done = conquian("play", "--rules", spec, "--plain", home=tmp_path)
+    assert done.returncode == 1
+    assert "seat" in done.stderr and "num_players=2" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_terminal_plays_the_exchange_of_the_two_player_mexican_game(tmp_path: Path) -> None:
+    done = conquian(
+        "play",
+        "--rules",
+        "mexican,num_players=2",
+        "--plain",
+        "--seed",
+        "3",
+        "--level",
+        "easy",
+        stdin="zz\n7b\nq\n",
+        home=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "exchange any card of your hand" in out  # the choice is offered in words
+    assert "Cannot read" in out or "not" in out  # 'zz' is refused, the game goes on
+    # after the exchange the game went on to the first stock card
+    assert "turned" in out.split("exchange any card", 1)[1]
+
+
+def test_the_arena_refuses_more_than_two_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "random", "greedy", "--rules", "tercerilla", "--deals", "2"]) == 1
+    assert "seat 3 players" in capsys.readouterr().err
+
+
+@pytest.fixture
+def client(database: TestDatabase) -> Any:
+    with TestClient(create_app(database.url, bot_delay=0)) as c:
+        yield c
+
+
+def test_the_web_server_refuses_three_players_and_plays_the_two_player_exchange(
+    client: TestClient,
+) -> None:
+    refused = client.post("/api/games", json={"mode": "bot", "rules": "tercerilla"})
+    assert refused.status_code == 400 and "seat 3 players" in refused.json()["error"]
+    made = client.post(
+        "/api/games", json={"mode": "bot", "level": "easy", "rules": "mexican,num_players=2"}
+    ).json()
+    game_id = made["id"]
+    rng = random.Random(2)
+    exchanged = False
+    acted = -1
+    dealt: set[str] | None = None
+    swapped: dict[str, Any] | None = None
+    with (
+        client.websocket_connect(f"/ws/{game_id}") as watcher,
+        client.websocket_connect(f"/ws/{game_id}") as ws,
+    ):
+        watcher.send_text(json.dumps({"type": "hello"}))
+        ws.send_text(json.dumps({"type": "hello", "token": made["token"], "seed": "ab" * 8}))
+        while True:
+            msg = receive(ws)
+            assert msg["type"] == "state", msg
+            assert_secret(msg, game_at(client, game_id, msg["seq"]), 0)
+            if msg["last"] is not None:
+                break
+            obs = msg["obs"]
+            if dealt is None:
+                dealt = set(obs["hand"])
+            if obs["phase"] != "exchange" and swapped is None:
+                swapped = obs["exchange"]
+            legal = obs["legal_actions"]
+            if legal and msg["seq"] > acted:
+                acted = msg["seq"]
+                if msg["obs"]["phase"] == "exchange":
+                    assert all(a.startswith("exchange ") for a in legal)
+                    exchanged = True
+                ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal)}))
+        seen = 0
+        while True:  # the spectator never learns an exchange choice, nor any hand card
+            view = receive(watcher)
+            assert_secret(view, game_at(client, game_id, view["seq"]), None)
+            assert view["obs"] is None or "exchange" not in view["obs"]
+            seen += 1
+            if view["last"] is not None:
+                break
+        assert seen > 3
+    assert exchanged and dealt is not None and swapped is not None
+    # the card passed was one of the dealt hand, the card received was not
+    assert swapped["passed"] in dealt and swapped["received"] not in dealt
