@@ -184,7 +184,11 @@ class Rules:
                 f"num_players={self.num_players} with hand_size={self.hand_size} leaves "
                 f"{self.stock_size} cards in the stock; at least {MIN_STOCK} are needed."
             )
-        if self.num_players > 2 and self.force_by is ForceBy.OPPONENT:
+        if (
+            self.num_players > 2
+            and self.force_by is ForceBy.OPPONENT
+            and self.forcing is not Forcing.OFF
+        ):
             raise InvalidRulesError(
                 f"force_by=opponent is the two-player rule; with num_players={self.num_players} "
                 "use force_by=offerer (or forcing=off)."

@@ -282,16 +282,22 @@ class GameState:
         if rules.exchange_one_card:
             state.phase = Phase.EXCHANGE
             state.exchange = (-1,) * n
-            return state
-        if rules.initial_upcard is InitialUpcard.OFFERED_TO_BOTH:
-            state.centre = state.stock[0]
-            state.stock_pos = 1
-            state.source = Source.UPCARD
-            state.phase = Phase.OFFER
-            state.offeree = state.to_act
         else:
-            state._turn_stock((dealer + 1) % n)
+            state._open_play()
         return state
+
+    def _open_play(self) -> None:
+        """After the deal (and the exchange): the upcard is offered, or the seat after the
+        dealer turns the first stock card."""
+        first = (self.dealer + 1) % len(self.hands)
+        if self.rules.initial_upcard is InitialUpcard.OFFERED_TO_BOTH:
+            self.to_act = self.offeree = first
+            self.centre = self.stock[0]
+            self.stock_pos = 1
+            self.source = Source.UPCARD
+            self.phase = Phase.OFFER
+        else:
+            self._turn_stock(first)
 
     def validate(self) -> None:
         """Check that the position could arise in a game.
@@ -737,7 +743,7 @@ class GameState:
                 for q in range(n):
                     hands[(q + 1) % n] |= 1 << picks[q]
                 self.hands = tuple(hands)
-                self._turn_stock((self.dealer + 1) % n)
+                self._open_play()
 
     def _offer_on(self, refuser: int) -> None:
         """``refuser`` let the centre card go: offer it to the next player in the round, or,
