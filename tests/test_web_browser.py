@@ -292,3 +292,35 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     assert check_wire(sqlite_database(db), frames) >= turn
     for ctx in (ana_ctx, ben_ctx, eve_ctx):
         ctx.close()
+
+
+def test_the_two_player_mexican_game_plays_its_exchange_in_the_browser(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, _ = served
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.add_init_script(CSP_WATCH)
+    page.goto(server + "/")
+    made = page.evaluate(
+        """() => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({mode: "bot", level: "easy", rules: "mexican,num_players=2"})})
+           .then((r) => r.json())"""
+    )
+    page.goto(f"{server}/#/g/{made['id']}/{made['token']}")
+    expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+    # the exchange: the prompt says what to do, a card is picked and passed on
+    expect(page.locator("#btn-exchange")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#prompt")).to_contain_text("pass face down")
+    first = page.locator("#hand .card-btn").first
+    card = first.get_attribute("data-card")
+    first.click()
+    page.click("#btn-exchange")
+    expect(page.locator("#btn-exchange")).to_have_count(0, timeout=WAIT_MS)
+    expect(page.locator("#log")).to_contain_text("to pass on")
+    # the card went to the computer, and one came back: still eight cards, not that one
+    expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+    expect(page.locator(f'#hand [data-card="{card}"]')).to_have_count(0, timeout=WAIT_MS)
+    assert not errors and not csp_violations(page)
+    page.close()

@@ -249,6 +249,14 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
         ]
     if phase is Phase.DISCARD:
         return [Span("Discard a card from your hand.")]
+    if phase is Phase.EXCHANGE:
+        receiver = (obs.viewer + 1) % len(obs.tables)
+        return [
+            Span(
+                f"The exchange: choose a card of your hand to pass face down to "
+                f"{names.obj(receiver)}; you will receive one in turn."
+            )
+        ]
     return []
 
 

@@ -451,6 +451,7 @@ function phaseButtons(game) {
   if (kinds.has("force")) b("btn-force", "Force", "F", "primary");
   if (kinds.has("noforce")) b("btn-noforce", "Let it go", "N");
   if (kinds.has("discard")) b("btn-discard", "Discard", "D", "primary");
+  if (kinds.has("exchange")) b("btn-exchange", "Pass it on", "X", "primary");
   if (legal.length) b("btn-hint", "Hint", "H", "ghost");
   return buttons.join("");
 }
@@ -616,7 +617,8 @@ function wireGame(game) {
   document.querySelectorAll("#hand .card-btn").forEach((btn) => {
     btn.addEventListener("click", () => toggle(game, btn.dataset.card));
     btn.addEventListener("dblclick", () => {
-      if (s.obs.legal_actions.includes(`discard ${btn.dataset.card}`)) act(game, `discard ${btn.dataset.card}`);
+      for (const verb of ["discard", "exchange"])
+        if (s.obs.legal_actions.includes(`${verb} ${btn.dataset.card}`)) act(game, `${verb} ${btn.dataset.card}`);
     });
   });
   on("btn-take", () => chooseTake(game, s.takes, "take"));
@@ -626,6 +628,7 @@ function wireGame(game) {
   on("btn-force", () => act(game, "force"));
   on("btn-noforce", () => act(game, "noforce"));
   on("btn-discard", () => discard(game));
+  on("btn-exchange", () => discard(game, "exchange"));
   on("btn-hint", () => {
     if (send(game, { type: "hint" })) toast("Thinking about a hint…");
   });
@@ -669,16 +672,16 @@ function toggle(game, c) {
   if (focused) document.querySelector(`#hand [data-card="${focused}"]`)?.focus();
 }
 
-function discard(game) {
+function discard(game, verb = "discard") {
   const legal = game.state.obs.legal_actions;
   if (game.selected.size !== 1) {
-    toast("Pick the one card to discard (or double-click it).", "error");
+    toast(verb === "discard" ? "Pick the one card to discard (or double-click it)." : "Pick the one card to pass on (or double-click it).", "error");
     return;
   }
   const [c] = game.selected;
-  const text = `discard ${c}`;
+  const text = `${verb} ${c}`;
   if (!legal.includes(text)) {
-    toast(`${cardLabel(c, deck)} cannot be discarded now.`, "error");
+    toast(`${cardLabel(c, deck)} cannot be ${verb === "discard" ? "discarded" : "passed on"} now.`, "error");
     return;
   }
   act(game, text);
