@@ -66,7 +66,7 @@ __all__ = [
 class Names:
     """The players' names as one viewer reads them: the viewer is "you"."""
 
-    names: tuple[str, str]
+    names: tuple[str, ...]
     me: int | None = None
 
     def subj(self, p: int) -> str:
@@ -127,7 +127,7 @@ def describe_events(
     ``out_at`` is the number of table cards that ends the deal (``rules.cards_to_win``).
     """
     lines: list[Line] = []
-    tables: list[Partition] = [(), ()]
+    tables: list[Partition] = [()] * len(names.names)
     last: PublicEvent | None = None
     for event in history:
         p, action, card = event.player, event.action, event.card
@@ -161,17 +161,40 @@ def describe_events(
             else:
                 lines.append([Span(f"{who} chose a card to pass on")])
         elif kind is ActionKind.FORCE:
-            lines.append([Span(f"{who} forced {names.obj(1 - p)} to take "), card_span(look, card)])
+            refuser = _refuser(last, p, len(names.names))
+            lines.append(
+                [Span(f"{who} forced {names.obj(refuser)} to take "), card_span(look, card)]
+            )
         else:
+            refuser = _refuser(last, p, len(names.names))
             lines.append(
                 [
                     Span(f"{who} did not force "),
                     card_span(look, card),
-                    Span(f" on {names.obj(1 - p)}"),
+                    Span(f" on {names.obj(refuser)}"),
                 ]
             )
         last = event
     return lines
+
+
+def _refuser(last: PublicEvent | None, forcer: int, n: int) -> int:
+    """Who refused the card a force decision is about: the player of the move before."""
+    return last.player if last is not None else (forcer + 1) % n
+
+
+def _owner(obs: Observation) -> int:
+    """Who turned or paid the centre card (with two players, the one not offered it)."""
+    if obs.owner >= 0:
+        return obs.owner
+    return (obs.to_act + 1) % len(obs.tables)
+
+
+def _forcer(obs: Observation) -> int:
+    """In a forced take: who forced the player to act."""
+    if obs.source is Source.TURNED:  # the turner passed his own card: the next seat forced
+        return (obs.to_act + 1) % len(obs.tables)
+    return _owner(obs)
 
 
 def _lower_first(line: Line, who: str) -> Line:
@@ -184,24 +207,26 @@ def _lower_first(line: Line, who: str) -> Line:
 
 def centre_origin(obs: Observation, names: Names) -> str:
     """Where the centre card came from, e.g. ``discarded by Bot``."""
-    actor, other = obs.to_act, 1 - obs.to_act
+    actor = obs.to_act
     source, phase = obs.source, obs.phase
     if source is Source.UPCARD:
         return "the upcard, turned after the deal"
     if phase is Phase.TURN:
         return f"turned from the stock by {names.obj(actor)}"
+    owner = _owner(obs)
     if phase is Phase.OFFER:
         if source is Source.DISCARD:
-            return f"discarded by {names.obj(other)}"
-        return f"turned by {names.obj(other)} and passed to {names.obj(actor)}"
-    if phase is Phase.FORCE:  # the refuser is the other player
+            return f"discarded by {names.obj(owner)}"
+        return f"turned by {names.obj(owner)} and passed to {names.obj(actor)}"
+    if phase is Phase.FORCE:  # the player to act decides about the refuser
+        refuser = obs.offeree if obs.offeree >= 0 else (actor + 1) % len(obs.tables)
         if source is Source.TURNED:
-            return f"turned and passed by {names.obj(other)}"
+            return f"turned and passed by {names.obj(refuser)}"
         if source is Source.DISCARD:
-            return f"discarded by {names.obj(actor)}, declined by {names.obj(other)}"
-        return f"turned by {names.obj(actor)}, declined by {names.obj(other)}"
+            return f"discarded by {names.obj(owner)}, declined by {names.obj(refuser)}"
+        return f"turned by {names.obj(owner)}, declined by {names.obj(refuser)}"
     if phase is Phase.FORCED:
-        return f"{names.obj(other)} forces {names.obj(actor)} to take it"
+        return f"{names.obj(_forcer(obs))} forces {names.obj(actor)} to take it"
     return ""
 
 
@@ -214,7 +239,8 @@ def _going_out(obs: Observation, names: Names) -> Line:
 
 def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     """What the player to act must decide, in one sentence (``obs`` is his view)."""
-    me, other = obs.viewer, 1 - obs.viewer
+    me = obs.viewer
+    other = _owner(obs) if obs.centre >= 0 else (me + 1) % len(obs.tables)
     centre = card_span(look, obs.centre) if obs.centre >= 0 else Span("")
     phase = obs.phase
     has_take = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
@@ -234,14 +260,17 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
             return [*line, *_going_out(obs, names), Span("Take it or pass it?")]
         return [*line, Span("It does not fit anything of yours: pass it.")]
     if phase is Phase.FORCE:
+        refuser = obs.offeree if obs.offeree >= 0 else (me + 1) % len(obs.tables)
         return [
-            Span(f"{names.subj(other)} refused "),
+            Span(f"{names.subj(refuser)} refused "),
             centre,
-            Span(f", which fits {names.poss(other)} table. Force {names.obj(other)} to take it?"),
+            Span(
+                f", which fits {names.poss(refuser)} table. Force {names.obj(refuser)} to take it?"
+            ),
         ]
     if phase is Phase.FORCED:
         return [
-            Span(f"{names.subj(other)} forces {names.obj(me)} to take "),
+            Span(f"{names.subj(_forcer(obs))} forces {names.obj(me)} to take "),
             centre,
             Span(". "),
             *_going_out(obs, names),
@@ -388,7 +417,7 @@ def outcome_lines(
                 )
             ]
         )
-    for p in (0, 1):
+    for p in range(len(hands)):
         if hands[p]:
             lines.append(
                 [Span(f"  {names.cap_poss(p)} hand still held: "), *cards_spans(look, hands[p])]
@@ -425,9 +454,12 @@ def payment_lines(
         return [[Span(f"Nobody pays; the next deal is worth {next_value}.")]]
     if scoring is Scoring.POINTS:
         return [[Span(f"{names.subj(winner)} scored {value} points.")]]
-    loser = 1 - winner
-    verb = "pay" if loser == names.me else "pays"
-    return [[Span(f"{names.subj(loser)} {verb} {names.obj(winner)} {value}.")]]
+    lines: list[Line] = []
+    for loser in range(len(names.names)):  # every other player pays the winner
+        if loser != winner:
+            verb = "pay" if loser == names.me else "pays"
+            lines.append([Span(f"{names.subj(loser)} {verb} {names.obj(winner)} {value}.")])
+    return lines
 
 
 def signed(value: int) -> str:
@@ -472,7 +504,7 @@ def deal_heading(
         Span(dot, DIM),
         Span("Match: "),
     ]
-    for p in (0, 1):
+    for p in range(len(balance)):
         if p:
             line.append(Span(", "))
         line.append(Span(score_text(names, p, balance), BOLD))
@@ -481,7 +513,7 @@ def deal_heading(
 
 def match_line(names: Names, balance: Sequence[int]) -> Line:
     """The match after a deal: ``Match: You +1, Bot -1``."""
-    text = ", ".join(score_text(names, p, balance) for p in (0, 1))
+    text = ", ".join(score_text(names, p, balance) for p in range(len(balance)))
     return [Span("Match: ", BOLD), Span(text)]
 
 
