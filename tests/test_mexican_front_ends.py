@@ -1,6 +1,6 @@
-"""The Mexican game in the front ends as they stand: the two-player form (the exchange
-included) plays in the terminal, the browser server and the arena; three or four players are
-refused with a message naming the rules, never a traceback."""
+"""The Mexican game in the front ends as they stand: the terminal plays it with two to four
+players (a person against bots); the browser server and the arena play its two-player form
+(the exchange included) and refuse more players with a message naming the rules."""
 
 from __future__ import annotations
 
@@ -38,12 +38,47 @@ def conquian(
     )
 
 
-@pytest.mark.parametrize("spec", ["mexican", "tercerilla", "mexican,num_players=4"])
-def test_the_terminal_refuses_more_than_two_players_clearly(spec: str, tmp_path: Path) -> None:
-    done = conquian("play", "--rules", spec, "--plain", home=tmp_path)
-    assert done.returncode == 1
-    assert "seat" in done.stderr and "num_players=2" in done.stderr
-    assert "Traceback" not in done.stderr
+def every_input() -> str:
+    """Lines that make some legal move at every prompt: each command word, then every card
+    (a lone card chooses the exchange or the discard); anything else is refused and asked
+    again."""
+    from conquian.cards import card_label
+
+    words = ["take", "1", "decline", "pass", "no"] + [card_label(i, "spanish") for i in range(40)]
+    return "\n".join(words * 300) + "\n"
+
+
+@pytest.mark.parametrize("spec", ["tercerilla", "mexican,num_players=4"])
+def test_a_whole_mexican_deal_in_the_terminal_against_bots(spec: str, tmp_path: Path) -> None:
+    done = conquian(
+        "play",
+        "--rules",
+        spec,
+        "--plain",
+        "--seed",
+        "5",
+        "--level",
+        "easy",
+        stdin=every_input(),
+        home=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Traceback" not in out + done.stderr
+    players = 3 if spec == "tercerilla" else 4
+    for seat in range(1, players):
+        assert f"Bot {seat} (easy)" in out
+    assert "on your right, plays after you" in out
+    assert "The exchange: choose a card" in out
+    assert "Drawn: the stock ran out" in out or "the deal!" in out  # the deal came to its end
+    # the record replays, and the saved match resumes with the same seats
+    records = sorted((tmp_path / "conquian" / "records").glob("*.toml"))
+    assert records
+    replayed = conquian("replay", str(records[0]), home=tmp_path)
+    assert replayed.returncode == 0 and "Result:" in replayed.stdout
+    resumed = conquian("play", "--resume", "--plain", stdin="quit\n", home=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"Bot {players - 1} (easy)" in resumed.stdout
 
 
 def test_the_terminal_plays_the_exchange_of_the_two_player_mexican_game(tmp_path: Path) -> None:

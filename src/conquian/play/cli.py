@@ -30,13 +30,14 @@ from ..present.terminal import (
     PERSON_NAME,
     backup_kept,
     bot_record_name,
+    bot_record_names,
     command_error,
     deals_too_few,
+    hotseat_names,
     no_save_found,
     opponent_note,
     resume_command,
     saved_where_line,
-    two_seats_only,
 )
 from ..rules import MatchKind, find_rules
 from .replay import run_replay_step
@@ -127,9 +128,9 @@ def add_replay_step_options(replay_parser: argparse.ArgumentParser) -> None:
     replay_parser.add_argument(
         "--view",
         type=int,
-        choices=(0, 1),
+        choices=(0, 1, 2, 3),
         metavar="P",
-        help="with --step: show only what player P (0 or 1) could see",
+        help="with --step: show only what player P (0 to 3) could see",
     )
     replay_parser.add_argument(
         "--plain", action="store_true", help="with --step: plain text, one command per line"
@@ -148,8 +149,7 @@ def _resume_command(args: argparse.Namespace) -> str:
 def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
     """A fresh match from the options, and a note on the opponent."""
     rules = find_rules(args.rules)
-    if rules.num_players != 2:
-        raise PlayError(two_seats_only(rules.to_spec(), rules.num_players))
+    seats = rules.num_players
     if args.deck:
         rules = rules.with_flags(deck_style=DeckStyle(args.deck))
     if args.deals is not None:
@@ -161,8 +161,8 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
     note = ""
     if args.hotseat:
         opponent = None
-        names = HOTSEAT_NAMES
-        humans: tuple[int, ...] = (0, 1)
+        names = HOTSEAT_NAMES if seats == 2 else hotseat_names(seats)
+        humans: tuple[int, ...] = tuple(range(seats))
     else:
         if args.bot:
             opponent = args.bot
@@ -173,6 +173,8 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
             note = opponent_note(opponent, seconds)
         check_opponent(opponent)
         names = (PERSON_NAME, bot_record_name(opponent))
+        if seats > 2:
+            names = (PERSON_NAME, *bot_record_names(opponent, seats))
         humans = (0,)
     saved = SavedMatch(
         rules=rules.to_spec(),

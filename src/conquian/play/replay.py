@@ -122,8 +122,8 @@ class ReplayViewer:
         self.finished = self.states[-1].is_over
         short = tuple(_short(name) for name in record.players)
         # a record of `conquian play` calls the person "You": keep the grammar right
-        me = next((p for p in (0, 1) if short[p] == PERSON_NAME), None)
-        self.names = Names((short[0], short[1]), me=me)
+        me = next((p for p in range(len(short)) if short[p] == PERSON_NAME), None)
+        self.names = Names(short, me=me)
 
     @property
     def last(self) -> int:
@@ -136,14 +136,15 @@ class ReplayViewer:
         look = self.screen.look
         viewer = 0 if self.view is None else self.view
         obs = observe(state, viewer, history)
+        n = len(state.hands)
         if self.view is not None:
-            hands: list[int | None] = [None, None]
+            hands: list[int | None] = [None] * n
             hands[self.view] = obs.hand_mask
         elif self.finished:
-            hands = [observe(state, 0).hand_mask, observe(state, 1).hand_mask]
+            hands = [observe(state, p).hand_mask for p in range(n)]
         else:
-            hands = [None, None]
-        labels = [replay_label(p, self.record.players[p]) for p in (0, 1)]
+            hands = [None] * n
+        labels = [replay_label(p, self.record.players[p]) for p in range(n)]
         if self.view is not None:
             labels[self.view] = this_view_label(labels[self.view])
         log = describe_events(history, self.names, look, state.rules.cards_to_win)
@@ -151,8 +152,8 @@ class ReplayViewer:
         board = Board(
             obs=obs,
             names=self.names,
-            labels=(labels[0], labels[1]),
-            hands=(hands[0], hands[1]),
+            labels=tuple(labels),
+            hands=tuple(hands),
             bottom=viewer,
             header=header,
             log=log,

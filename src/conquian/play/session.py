@@ -44,6 +44,7 @@ from ..present.terminal import (
     THANKS,
     WRONG_MATCH_SAVED,
     also_spans,
+    bot_seat_name,
     bot_sees_everything,
     bot_thinking,
     cannot_resume,
@@ -187,14 +188,15 @@ class Session:
 
     def _make_seats(self) -> list[_Seat]:
         seats = []
-        for p in (0, 1):
-            record_name = self.saved.names[p]
+        bots = len(self.saved.names) - len(self.saved.humans)
+        for p, record_name in enumerate(self.saved.names):
             if p in self.saved.humans:
                 seats.append(_Seat(record_name, record_name))
             else:
                 if self.saved.opponent is None:
                     raise PlayError(NO_OPPONENT_SAVED)
-                seats.append(_Seat(BOT_NAME, record_name, check_opponent(self.saved.opponent)))
+                name = BOT_NAME if bots == 1 else bot_seat_name(p)
+                seats.append(_Seat(name, record_name, check_opponent(self.saved.opponent)))
         return seats
 
     def _rebuild(self) -> Table:
@@ -317,13 +319,13 @@ class Session:
     # ------------------------------------------------------- the screen
 
     def _names(self, viewer: int | None) -> Names:
-        return Names((self.seats[0].name, self.seats[1].name), me=viewer)
+        return Names(tuple(seat.name for seat in self.seats), me=viewer)
 
-    def _labels(self, viewer: int | None) -> tuple[str, str]:
+    def _labels(self, viewer: int | None) -> tuple[str, ...]:
         labels = [seat.label for seat in self.seats]
         if self.hotseat and viewer is not None:
             labels[viewer] = you_label(labels[viewer])
-        return labels[0], labels[1]
+        return tuple(labels)
 
     def _header(self, viewer: int | None, stake: int) -> list[Line]:
         match = self.match
@@ -341,7 +343,7 @@ class Session:
         ]
 
     def _board(
-        self, viewer: int, hands: tuple[int | None, int | None], *, neutral: bool = False
+        self, viewer: int, hands: tuple[int | None, ...], *, neutral: bool = False
     ) -> list[Line]:
         """The table as ``viewer`` sees it; ``neutral`` names both players (seen by both)."""
         game = self.game
@@ -370,10 +372,10 @@ class Session:
         game = self.game
         assert game is not None
         obs = game.observation(p)
-        hands: list[int | None] = [None, None]
+        hands: list[int | None] = [None] * len(self.seats)
         hands[p] = obs.hand_mask
         self.screen.new_screen()
-        self.screen.board(self._title(), self._board(p, (hands[0], hands[1])))
+        self.screen.board(self._title(), self._board(p, tuple(hands)))
         if self.notes:
             self.screen.say(*self.notes)
             self.notes = []
@@ -384,10 +386,19 @@ class Session:
     def _show_options(self, obs: Observation) -> None:
         self.screen.say([*options_line(obs, self.look), *also_spans()])
 
+    def _previous_human(self, p: int) -> int:
+        """The person who used the device before ``p`` (hotseat), in play order."""
+        n = len(self.seats)
+        for k in range(1, n):
+            q = (p - k) % n
+            if q in self.saved.humans:
+                return q
+        return p
+
     def _pass_device(self, p: int) -> None:
         """Hide the hand on screen until the next player is at the device."""
         self.screen.clear()
-        other = self.seats[1 - p].name
+        other = self.seats[self._previous_human(p)].name
         name = self.seats[p].name
         self.screen.say(*pass_device_lines(name, other))
         self.shown = None
@@ -541,8 +552,8 @@ class Session:
         game = self.game
         assert game is not None
         viewer = self.saved.humans[0] if not self.hotseat or self.shown is None else self.shown
-        obs = [game.observation(0), game.observation(1)]
-        hands = (obs[0].hand_mask, obs[1].hand_mask)
+        obs = [game.observation(p) for p in range(len(self.seats))]
+        hands = tuple(o.hand_mask for o in obs)
         # drawn before settling, with this deal's number and stake
         board = self._board(viewer, hands, neutral=self.hotseat)
         result = self.table.settle()

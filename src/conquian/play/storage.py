@@ -50,7 +50,7 @@ class SavedMatch:
     bot_seed: int
     opponent: str | None
     """Bot name or level; None when two people play (hot seat)."""
-    names: tuple[str, str]
+    names: tuple[str, ...]
     """The players' names in records, player 0 first."""
     humans: tuple[int, ...]
     """The seats people play."""
@@ -97,15 +97,15 @@ class SavedMatch:
                     raise ValueError("its sealed part is not an object")
                 data.update(secret)
             names = tuple(str(n) for n in data["names"])
-            if len(names) != 2:
-                raise ValueError("two names are needed")
+            if not 2 <= len(names) <= 4:
+                raise ValueError("two to four names are needed")
             opponent = data.get("opponent")
             saved = cls(
                 rules=str(data["rules"]),
                 match_seed=int(data["match_seed"]),
                 bot_seed=int(data["bot_seed"]),
                 opponent=None if opponent is None else str(opponent),
-                names=(names[0], names[1]),
+                names=names,
                 humans=tuple(int(h) for h in data["humans"]),
                 records=[str(r) for r in data.get("records", [])],
                 saved_at=str(data.get("saved_at", "")),

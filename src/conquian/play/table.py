@@ -25,6 +25,7 @@ from ..present.terminal import (
     DEAD_LABEL,
     TURN_STYLE,
     middle_labels,
+    on_your_right_note,
     player_labels,
     stock_count,
 )
@@ -42,9 +43,9 @@ class Board:
 
     obs: Observation
     names: Names
-    labels: tuple[str, str]
+    labels: tuple[str, ...]
     """The players as headed on the table, e.g. ``("You", "Bot (hard)")``."""
-    hands: tuple[int | None, int | None]
+    hands: tuple[int | None, ...]
     """Each player's hand to show, or None to show only its size."""
     bottom: int = 0
     """The player drawn at the bottom (the viewer)."""
@@ -93,6 +94,8 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     notes.append(hand_count(count))
     for note in notes:
         head += [Span(look.sep, DIM), Span(note)]
+    if len(obs.tables) > 2 and p == (board.bottom + 1) % len(obs.tables):
+        head += [Span(look.sep, DIM), Span(on_your_right_note(), DIM)]
     if obs.phase is not Phase.OVER and obs.to_act == p:
         head += [Span(look.sep, DIM), Span(TO_PLAY_NOTE, TURN_STYLE)]
     table_label, hand_label = player_labels()
@@ -103,15 +106,17 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
 
 
 def board_lines(board: Board, look: CardLook) -> list[Line]:
-    """The lines of the table, the viewer's side at the bottom."""
+    """The lines of the table, the viewer's side at the bottom, the others above in play
+    order from the one after him."""
     obs = board.obs
-    top = 1 - board.bottom
+    n = len(obs.tables)
     centre_label, stock_label, _ = middle_labels()
     lines: list[Line] = [*board.header]
     if lines:
         lines.append([])
-    lines += _player_lines(board, top, look)
-    lines.append([])
+    for k in range(1, n):
+        lines += _player_lines(board, (board.bottom + k) % n, look)
+        lines.append([])
     if obs.centre >= 0:
         lines.append(
             [

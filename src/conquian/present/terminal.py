@@ -135,6 +135,26 @@ def bot_record_name(opponent: str) -> str:
     return f"{BOT_NAME} ({opponent})"
 
 
+def bot_seat_name(seat: int) -> str:
+    """A bot's name at a table with several: ``Bot 2`` for seat 2."""
+    return f"{BOT_NAME} {seat}"
+
+
+def bot_record_names(opponent: str, seats: int) -> tuple[str, ...]:
+    """The bots' names in the save and the records: ``Bot 1 (hard)``, ``Bot 2 (hard)``..."""
+    return tuple(f"{bot_seat_name(p)} ({opponent})" for p in range(1, seats))
+
+
+def hotseat_names(seats: int) -> tuple[str, ...]:
+    """The people at a hotseat table: ``Player 1`` to ``Player 4``."""
+    return tuple(f"Player {p + 1}" for p in range(seats))
+
+
+def on_your_right_note() -> str:
+    """Beside the player who plays after you."""
+    return "on your right, plays after you"
+
+
 def you_label(label: str) -> str:
     """A hot-seat player's heading on his own screen: ``Player 1 (you)``."""
     return f"{label} (you)"
