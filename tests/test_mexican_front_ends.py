@@ -163,3 +163,26 @@ def test_the_web_server_refuses_three_players_and_plays_the_two_player_exchange(
     assert exchanged and dealt is not None and swapped is not None
     # the card passed was one of the dealt hand, the card received was not
     assert swapped["passed"] in dealt and swapped["received"] not in dealt
+
+
+def test_a_three_player_hotseat_hides_each_hand_from_the_two_others(tmp_path: Path) -> None:
+    lines = "\n".join(["", *every_input().splitlines()[:2000]]) + "\n"
+    done = conquian(
+        "play",
+        "--rules",
+        "tercerilla",
+        "--plain",
+        "--seed",
+        "5",
+        "--hotseat",
+        stdin=lines,
+        home=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Pass the device to Player 2." in out
+    assert "Player 1 and Player 3, please look away: the next screen shows Player 2's hand." in out
+    # each screen between two passes shows one hand only: the table rows of the others have none
+    for screen in out.split("Pass the device to ")[1:]:
+        shown = screen.split("---", 1)[-1].split("Last moves", 1)[0]
+        assert shown.count("hand:") <= 1, shown

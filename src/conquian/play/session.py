@@ -58,6 +58,7 @@ from ..present.terminal import (
     hotseat_prompt,
     illegal_bot_action,
     log_heading,
+    name_list,
     no_take_lays,
     not_understood,
     numbered,
@@ -168,7 +169,7 @@ class Session:
         self.rules = find_rules(self.saved.rules)
         self.look = self.screen.look
         self.seats = self._make_seats()
-        self.hotseat = len(self.saved.humans) == 2
+        self.hotseat = len(self.saved.humans) >= 2
         self.shown: int | None = None
         """In hot-seat play, the player whose hand the screen may show now."""
         self._hint_bot: Bot | None = None
@@ -386,19 +387,11 @@ class Session:
     def _show_options(self, obs: Observation) -> None:
         self.screen.say([*options_line(obs, self.look), *also_spans()])
 
-    def _previous_human(self, p: int) -> int:
-        """The person who used the device before ``p`` (hotseat), in play order."""
-        n = len(self.seats)
-        for k in range(1, n):
-            q = (p - k) % n
-            if q in self.saved.humans:
-                return q
-        return p
-
     def _pass_device(self, p: int) -> None:
         """Hide the hand on screen until the next player is at the device."""
         self.screen.clear()
-        other = self.seats[self._previous_human(p)].name
+        others = [self.seats[q].name for q in self.saved.humans if q != p]
+        other = name_list(others)
         name = self.seats[p].name
         self.screen.say(*pass_device_lines(name, other))
         self.shown = None

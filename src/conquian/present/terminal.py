@@ -258,6 +258,13 @@ def also_spans() -> Line:
     ]
 
 
+def name_list(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def pass_device_lines(name: str, other: str) -> tuple[Line, str]:
     """Between two hot-seat turns: hand the device to ``name``; ``other`` looks away."""
     return (
