@@ -1,6 +1,6 @@
-"""The Mexican game in the front ends as they stand: the terminal plays it with two to four
-players (a person against bots); the browser server and the arena play its two-player form
-(the exchange included) and refuse more players with a message naming the rules."""
+"""The Mexican game in the front ends: the terminal and the browser server seat two to four
+players (people and bots); the arena plays its two-player form (the exchange included) and
+refuses more players with a message naming the rules."""
 
 from __future__ import annotations
 
@@ -113,11 +113,22 @@ def client(database: TestDatabase) -> Any:
         yield c
 
 
-def test_the_web_server_refuses_three_players_and_plays_the_two_player_exchange(
+def test_the_web_server_seats_three_or_four_and_plays_the_two_player_exchange(
     client: TestClient,
 ) -> None:
-    refused = client.post("/api/games", json={"mode": "bot", "rules": "tercerilla"})
-    assert refused.status_code == 400 and "seat 3 players" in refused.json()["error"]
+    three = client.post("/api/games", json={"mode": "bot", "level": "easy", "rules": "tercerilla"})
+    assert three.status_code == 201, three.text
+    info = client.get(f"/api/games/{three.json()['id']}").json()
+    assert info["kinds"] == ["human", "bot", "bot"] and info["names"][1:] == [
+        "Computer 1 (easy)",
+        "Computer 2 (easy)",
+    ]
+    friends = client.post("/api/games", json={"mode": "friend", "rules": "mexican,num_players=4"})
+    game = friends.json()["id"]
+    for name in ("Ben", "Cy", "Dee"):  # one invitation link, a seat for each friend
+        assert client.post(f"/api/games/{game}/join", json={"name": name}).status_code == 200
+    full = client.post(f"/api/games/{game}/join", json={"name": "Eve"})
+    assert full.status_code == 409 and "Every seat" in full.json()["error"]
     made = client.post(
         "/api/games", json={"mode": "bot", "level": "easy", "rules": "mexican,num_players=2"}
     ).json()

@@ -239,7 +239,7 @@ def test_lobby_join_and_rematch(client: TestClient) -> None:
     lobby = client.get("/api/lobby").json()
     assert not lobby["open"] and lobby["playing"][0]["players"] == ["Ana", "Ben"]
     again = client.post(f"/api/games/{made['id']}/join", json={"name": "Cy"})
-    assert again.status_code == 409 and "two players" in again.json()["error"]
+    assert again.status_code == 409 and "Every seat of this game is taken" in again.json()["error"]
     # finish the match quickly by playing random legal moves through the hub's sockets
     tokens = [made["token"], joined["token"]]
     rng = random.Random(2)

@@ -131,6 +131,9 @@ def move(page: Page, use_keys: bool) -> bool:
         else:
             page.locator("#hand .card-btn").last.click()
             page.click("#btn-discard")
+    elif page.locator("#btn-exchange").count():
+        page.locator("#hand .card-btn").first.click()
+        page.click("#btn-exchange")
     elif page.locator("#btn-decline, #btn-pass").count():
         if use_keys:
             page.keyboard.press("P")
@@ -324,3 +327,46 @@ def test_the_two_player_mexican_game_plays_its_exchange_in_the_browser(
     expect(page.locator(f'#hand [data-card="{card}"]')).to_have_count(0, timeout=WAIT_MS)
     assert not errors and not csp_violations(page)
     page.close()
+
+
+def test_three_browsers_play_a_tercerilla_between_friends(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, db = served
+    frames: list[tuple[int | None, str]] = []
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(3)]
+    pages = [ctx.new_page() for ctx in contexts]
+    errors: list[str] = []
+    for seat, page in enumerate(pages):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(CSP_WATCH)
+        listen(page, seat, frames)
+    ana, ben, cy = pages
+    ana.goto(server + "/")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game-rules", "tercerilla")
+    ana.click("#play-friend")
+    invite = ana.locator("#invite")
+    expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+    link = invite.input_value()
+    for page, name in ((ben, "Ben"), (cy, "Cy")):
+        page.goto(link)
+        page.fill("#name", name)
+        page.click("#join-btn")
+    # all three are seated and dealt eight cards; each sees the two others' hands as backs
+    for page in pages:
+        expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+        expect(page.locator(".player.opp")).to_have_count(2)
+    expect(ana.locator(".player.opp").first).to_contain_text("on your right")
+    deadline = time.monotonic() + 170
+    while not all(game_over(p) for p in pages):
+        assert time.monotonic() < deadline, "the three friends' game did not finish"
+        if not any(move(p, use_keys=False) for p in pages):
+            ana.wait_for_timeout(50)
+    for page in pages:
+        expect(page.locator("#fair-check")).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
+        assert not csp_violations(page)
+    assert not errors
+    assert check_wire(sqlite_database(db), frames) > 0  # no hand or stock card on the wire
+    for ctx in contexts:
+        ctx.close()

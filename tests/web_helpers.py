@@ -28,12 +28,14 @@ made of letters, digits, ``_`` and ``-`` (an id such as ``3h_ADdu_LVc`` is no ca
 def forbidden_for(state: GameState, seat: int | None) -> set[str]:
     """Cards the client at ``seat`` must never be sent: the other hands and the stock."""
     hidden = 0
-    for p in (0, 1):
+    for p, hand in enumerate(state.hands):
         if p != seat:
-            hidden |= state.hands[p]
-    seen = state.dead_mask | state.hands[0] | state.hands[1]
-    for p in (0, 1):
-        for meld in state.tables[p]:
+            hidden |= hand
+    seen = state.dead_mask
+    for hand in state.hands:
+        seen |= hand
+    for table in state.tables:
+        for meld in table:
             seen |= meld
     if state.centre >= 0:
         seen |= 1 << state.centre

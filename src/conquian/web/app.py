@@ -282,7 +282,7 @@ async def replay(request: Request) -> Response:
     record = GameRecord.loads(text)
     game = record.to_game()
     look = CardLook()
-    names = Names((record.players[0], record.players[1]))
+    names = Names(tuple(record.players))
     states = game.states()
     frames = [_frame(states[0], [])]
     for number, state in enumerate(states[1:]):
@@ -303,7 +303,7 @@ async def replay(request: Request) -> Response:
 def _frame(state: GameState, words: list[Any]) -> dict[str, Any]:
     public = observe(state, 0).to_dict()
     del public["hand"], public["legal_actions"], public["history"]
-    hands = [observe(state, p).to_dict()["hand"] for p in (0, 1)]
+    hands = [observe(state, p).to_dict()["hand"] for p in range(len(state.hands))]
     return {**public, "hands": hands, "words": words}
 
 

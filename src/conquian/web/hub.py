@@ -274,8 +274,8 @@ class LiveMatch:
     # ------------------------------------------------------------ engine
 
     @property
-    def names(self) -> tuple[str, str]:
-        return (self.seats[0].name, self.seats[1].name)
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
 
     @property
     def joined(self) -> bool:
@@ -483,10 +483,7 @@ class LiveMatch:
         names = Names(self.names, me=seat)
         obs = game.observation(0 if seat is None else seat)
         # only the viewer's own remaining hand; the opponent's stays hidden
-        hands = (
-            obs.hand_mask if seat == 0 else 0,
-            obs.hand_mask if seat == 1 else 0,
-        )
+        hands = tuple(obs.hand_mask if seat == p else 0 for p in range(len(obs.tables)))
         said = outcome_lines(result.outcome, obs.tables, hands, names, CardLook())
         said += payment_lines(
             result.outcome,
@@ -504,7 +501,7 @@ class LiveMatch:
             "termination": result.outcome.termination.value,
             "value": result.value,
             "lines": lines,
-            "tables": [_melds(obs.tables[0]), _melds(obs.tables[1])],
+            "tables": [_melds(t) for t in obs.tables],
         }
         if game.fair is not None and game.fair.server_seed is not None:
             # revealed now that the deal is over: anyone may deal the same deck again
@@ -516,6 +513,7 @@ class LiveMatch:
                 "dealer": game.dealer,
                 "hand_size": self.rules.hand_size,
                 "packet": self.rules.deal_packet,
+                "players": self.rules.num_players,
             }
         return out
 
@@ -656,18 +654,19 @@ class Hub:
             chosen = find_rules(rules)
         except ConquianError as exc:
             raise UserError(f"Bad rules: {exc}") from None
-        if chosen.num_players != 2:
-            raise UserError(
-                f"The rules {chosen.to_spec()} seat {chosen.num_players} players; games here "
-                f"seat two (try {chosen.to_spec()},num_players=2)."
-            )
         spec = chosen.to_spec()
+        n = chosen.num_players
         player = check_name(name, "Player 1")
         token = new_token()
         seeds = random.SystemRandom()
-        second = SeatRow(1, "bot", f"Computer ({level})", None, True)
-        if mode == "friend":
-            second = SeatRow(1, "human", "", None, False)
+        others = [
+            SeatRow(
+                p, "bot", f"Computer ({level})" if n == 2 else f"Computer {p} ({level})", None, True
+            )
+            if mode == "bot"
+            else SeatRow(p, "human", "", None, False)
+            for p in range(1, n)
+        ]
         row = MatchRow(
             id=secrets.token_urlsafe(8),
             created=0.0,
@@ -679,7 +678,7 @@ class Hub:
             status="playing" if mode == "bot" else "open",
             rematch_id=None,
             rematch_of=None,
-            seats=(SeatRow(0, "human", player, hash_token(token), True), second),
+            seats=(SeatRow(0, "human", player, hash_token(token), True), *others),
             public=public,
             fair=True,
         )
@@ -699,7 +698,7 @@ class Hub:
         async with live.lock:
             free = [s for s in live.seats if s.kind == "human" and not s.joined]
             if not free:
-                raise UserError("This game already has two players; you can watch it.", 409)
+                raise UserError("Every seat of this game is taken; you can watch it.", 409)
             seat = free[0]
             token = new_token()
             done = await self._db(self.store.join, live.id, seat.seat, player, hash_token(token))
@@ -875,8 +874,7 @@ class Hub:
             to_act = live.game.state.to_act
             if to_act != conn.seat:
                 turn = IllegalActionError.not_your_turn(conn.seat, to_act)
-                first, second = (name or "your opponent" for name in live.names)
-                names = Names((first, second), me=conn.seat)
+                names = Names(tuple(name or "your opponent" for name in live.names), me=conn.seat)
                 raise UserError(illegal_action_words(turn, names))
             await self._commit(live, conn.seat, action, conn, msg_id)
 
@@ -980,7 +978,7 @@ class Hub:
                     status="playing",
                     rematch_id=None,
                     rematch_of=live.id,
-                    seats=(live.seats[0], live.seats[1]),
+                    seats=tuple(live.seats),
                     public=live.public,
                     fair=True,
                 )

@@ -167,7 +167,7 @@ class MatchRow:
     status: str
     rematch_id: str | None
     rematch_of: str | None
-    seats: tuple[SeatRow, SeatRow]
+    seats: tuple[SeatRow, ...]
     public: bool = False
     """Listed in the lobby (while open, and while being played)."""
     fair: bool = False
@@ -408,14 +408,14 @@ class Store:
                     .limit(limit)
                 ).all()
                 ids = [r.id for r in rows]
-                names: dict[str, list[str]] = {i: ["", ""] for i in ids}
+                names: dict[str, list[str]] = {i: [] for i in ids}
                 if ids:
                     for s in conn.execute(
-                        select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.joined).where(
-                            seats.c.game_id.in_(ids)
-                        )
+                        select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.joined)
+                        .where(seats.c.game_id.in_(ids))
+                        .order_by(seats.c.game_id, seats.c.seat)
                     ):
-                        names[s.game_id][s.seat] = s.name if s.joined is not None else ""
+                        names[s.game_id].append(s.name if s.joined is not None else "")
                 out[status] = [
                     {"id": r.id, "mode": r.mode, "level": r.level, "players": names[r.id]}
                     for r in rows
@@ -446,7 +446,7 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         status=row.status,
         rematch_id=row.rematch_id,
         rematch_of=row.rematch_of,
-        seats=(seat_list[0], seat_list[1]),
+        seats=tuple(seat_list),
         public=bool(row.public),
         fair=bool(row.fair),
     )

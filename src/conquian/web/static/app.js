@@ -16,6 +16,12 @@ import { canCheck, checkShuffle, newSeed } from "./fair.js";
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
 const deckSelect = document.getElementById("deck");
+const GAMES = [
+  ["standard", "Two players (standard)"],
+  ["tercerilla", "Three players: tercerilla (Mexican)"],
+  ["mexican,num_players=4", "Four players (Mexican)"],
+  ["mexican,num_players=2", "Two players, Mexican"],
+];
 const LEVELS = [
   ["easy", "Easy"],
   ["medium", "Medium"],
@@ -173,6 +179,7 @@ function showHome() {
       <form id="new-game" class="panel">
         <h2>New game</h2>
         <label>Your name <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="Player 1"></label>
+        <label>Game <select id="game-rules">${GAMES.map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</select></label>
         <fieldset>
           <legend>Against the computer</legend>
           <div class="levels">${LEVELS.map(([v, t], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${t}</label>`).join("")}</div>
@@ -200,7 +207,7 @@ function showHome() {
     localStorage.setItem("conquian.name", player);
     const level = (document.querySelector("input[name=level]:checked") || {}).value;
     try {
-      const body = { mode, name: player || null };
+      const body = { mode, name: player || null, rules: document.getElementById("game-rules").value };
       if (mode === "bot") body.level = level;
       else body.public = document.getElementById("public").checked;
       const made = await api("/api/games", body);
@@ -243,18 +250,23 @@ async function showJoin(id) {
   app.innerHTML = `<section class="panel narrow"><h2>Join a game</h2><p id="join-info" class="small">Loading…</p>
     <form id="join-form"><label>Your name <input id="name" maxlength="24" value="${esc(name)}" placeholder="Player 2"></label>
     <button class="primary" id="join-btn" type="submit">Join the game</button></form></section>`;
+  // this page's own form (the page may be drawn again meanwhile: never listen twice)
+  const form = document.getElementById("join-form");
+  let joining = false;
   try {
     const info = await api(`/api/games/${encodeURIComponent(id)}`);
     const free = info.joined.some((j) => !j);
     document.getElementById("join-info").innerHTML = free
       ? `${esc(info.names[0])} invites you to a game of Conquian.`
-      : `This game already has two players. <a href="#/watch/${esc(id)}">Watch it</a>.`;
+      : `Every seat of this game is taken. <a href="#/watch/${esc(id)}">Watch it</a>.`;
   } catch (err) {
     document.getElementById("join-info").textContent = err.message;
   }
-  document.getElementById("join-form").addEventListener("submit", async (e) => {
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const player = document.getElementById("name").value.trim();
+    if (joining) return; // one seat per person, however often the button is pressed
+    joining = true;
+    const player = form.querySelector("#name").value.trim();
     localStorage.setItem("conquian.name", player);
     try {
       const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, { name: player || null });
@@ -262,6 +274,7 @@ async function showJoin(id) {
       rememberShuffle(id, joined.shuffle);
       location.hash = `#/g/${id}/${joined.token}`;
     } catch (err) {
+      joining = false;
       toast(err.message, "error");
     }
   });
@@ -501,22 +514,34 @@ function renderGame(game) {
   const g = s.game;
   const obs = s.obs;
   const me = s.seat === null ? 0 : s.seat;
-  const opp = 1 - me;
+  const seats = obs.tables.length;
+  // the other players in play order from the one after you (he sits on your right)
+  const others = Array.from({ length: seats - 1 }, (_, k) => (me + 1 + k) % seats);
   const watching = s.seat === null;
   const names = g.names.map((n, i) => (s.seat === i ? `${n || "You"} (you)` : n || "Waiting for a player"));
-  document.title = `Conquian — ${g.names[0]} vs ${g.names[1] || "?"}`;
+  document.title = `Conquian — ${g.names.map((n) => n || "?").join(" vs ")}`;
   const hand = obs.hand || [];
   const discardPhase = obs.legal_actions.some((a) => a.startsWith("discard"));
   const inviteLink = `${location.origin}${location.pathname}#/join/${g.id}`;
   const waiting = !watching && !g.joined.every(Boolean);
   const balance = s.match.balance;
   const score = (p) => (balance[p] > 0 ? `+${balance[p]}` : `${balance[p]}`);
-  const oppBacks = Array.from({ length: obs.hand_counts[opp] }, () => card(null, "back")).join("");
   const myBacks = Array.from({ length: obs.hand_counts[me] }, () => card(null, "back")).join("");
   const centre = obs.centre
     ? `${card(obs.centre, "big")}<div class="origin">${esc(s.origin)}</div>`
     : `<div class="slot"></div><div class="origin">${obs.phase === "over" ? "Deal over" : "No card in the centre"}</div>`;
   const toAct = (p) => obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "";
+  const backs = (p) => Array.from({ length: obs.hand_counts[p] }, () => card(null, "back")).join("");
+  const right = (p) => (seats > 2 && p === (me + 1) % seats ? ` <span class="count">on your right, plays after you</span>` : "");
+  const oppBlocks = others
+    .map(
+      (p) => `<div class="player opp${toAct(p)}">
+        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${obs.hand_counts[p]} cards in hand</span>${right(p)}</div>
+        <div class="backs">${backs(p)}</div>
+        <div class="table" id="table-${p}" aria-label="${esc(names[p])}'s table">${melds(obs.tables[p])}</div>
+      </div>`,
+    )
+    .join("");
   const chooser = game.chooser
     ? `<div class="chooser" role="dialog" aria-label="Choose how to lay the cards"><h3>Choose how to lay ${obs.centre ? chip(obs.centre) : "the cards"}</h3><ol>${game.chooser.actions
         .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${game.hint && game.hint.action === a.text ? ` <span class="badge">hint</span>` : ""}</button></li>`)
@@ -528,12 +553,8 @@ function renderGame(game) {
     <div class="board">
       ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
       ${watching ? `<div class="banner">You are watching: only public information is shown.</div>` : ""}
-      ${waiting ? `<div class="banner invite">Send this link to your friend: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
-      <div class="player opp${toAct(opp)}">
-        <div class="who"><span class="name">${esc(names[opp])}</span> <span class="count" id="opp-count">${obs.hand_counts[opp]} cards in hand</span></div>
-        <div class="backs">${oppBacks}</div>
-        <div class="table" id="table-${opp}" aria-label="${esc(names[opp])}'s table">${melds(obs.tables[opp])}</div>
-      </div>
+      ${waiting ? `<div class="banner invite">Send this link to your ${seats > 2 ? "friends (one link for every free seat)" : "friend"}: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
+      ${seats > 2 ? `<div class="others">${oppBlocks}</div>` : oppBlocks}
       <div class="middle">
         <div class="stock" title="Cards left in the stock">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label"><span id="stock-count">${obs.stock_count}</span> in stock</div></div>
         <div class="centre" id="centre">${centre}</div>
@@ -559,7 +580,7 @@ function renderGame(game) {
     <aside class="side">
       <div class="panel score">
         <h2>Match</h2>
-        <table><tr><td>${esc(names[0])}</td><td class="num" id="score-0">${score(0)}</td></tr><tr><td>${esc(names[1])}</td><td class="num" id="score-1">${score(1)}</td></tr></table>
+        <table>${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${score(p)}</td></tr>`).join("")}</table>
         <p class="small">Deal ${s.match.deal} · stake ${s.match.stake} · ${g.cards_to_win} cards to go out · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(g.rules)} rules</a></p>
         ${s.match.over ? matchOverButtons(game) : ""}
       </div>

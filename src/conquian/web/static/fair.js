@@ -79,14 +79,15 @@ export async function fairDeck(serverHex, clientHexes) {
   return deck;
 }
 
-// The hand of `seat` in a deck dealt as the rules deal: packets, starting left of the dealer.
-export function dealtHand(deck, seat, { dealer, hand_size: handSize, packet }) {
-  const hands = [[], []];
-  let receiver = 1 - dealer;
+// The hand of `seat` in a deck dealt as the rules deal: packets round the table, from the
+// seat after the dealer.
+export function dealtHand(deck, seat, { dealer, hand_size: handSize, packet, players = 2 }) {
+  const hands = Array.from({ length: players }, () => []);
+  let receiver = (dealer + 1) % players;
   let pos = 0;
-  while (pos < 2 * handSize) {
+  while (pos < players * handSize) {
     for (let i = 0; i < packet; i++) hands[receiver].push(cardOf(deck[pos++]));
-    receiver = 1 - receiver;
+    receiver = (receiver + 1) % players;
   }
   return hands[seat];
 }
