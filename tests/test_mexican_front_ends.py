@@ -123,10 +123,17 @@ def test_the_web_server_seats_three_or_four_and_plays_the_two_player_exchange(
         "Computer 1 (easy)",
         "Computer 2 (easy)",
     ]
-    friends = client.post("/api/games", json={"mode": "friend", "rules": "mexican,num_players=4"})
+    friends = client.post(
+        "/api/games",
+        json={"mode": "friend", "name": "Ana", "rules": "mexican,num_players=4", "public": True},
+    )
     game = friends.json()["id"]
     for name in ("Ben", "Cy", "Dee"):  # one invitation link, a seat for each friend
+        lobby = client.get("/api/lobby").json()
+        assert [g["id"] for g in lobby["open"]] == [game]  # open while a seat is free
         assert client.post(f"/api/games/{game}/join", json={"name": name}).status_code == 200
+    lobby = client.get("/api/lobby").json()
+    assert not lobby["open"] and lobby["playing"][0]["players"] == ["Ana", "Ben", "Cy", "Dee"]
     full = client.post(f"/api/games/{game}/join", json={"name": "Eve"})
     assert full.status_code == 409 and "Every seat" in full.json()["error"]
     made = client.post(

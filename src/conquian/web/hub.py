@@ -705,7 +705,8 @@ class Hub:
             if not done:
                 raise UserError("Someone else just took this seat; you can watch the game.", 409)
             live.seats[seat.seat] = SeatRow(seat.seat, "human", player, hash_token(token), True)
-            live.status = "playing"
+            if live.joined:
+                live.status = "playing"
             live.set_names()
             self._broadcast(live)
         return live, seat.seat, token

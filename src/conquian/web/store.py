@@ -272,7 +272,8 @@ class Store:
         )
 
     def join(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Fill an empty human seat; False if it was taken meanwhile."""
+        """Fill an empty human seat; False if it was taken meanwhile.  The game is being
+        played (no longer open) once its last free seat is filled."""
         now = time.time()
         with self.engine.begin() as conn:
             done = conn.execute(
@@ -282,9 +283,13 @@ class Store:
             )
             if done.rowcount != 1:
                 return False
-            conn.execute(
-                update(games).where(games.c.id == game_id).values(status="playing", updated=now)
-            )
+            free = conn.execute(
+                select(seats.c.seat).where(seats.c.game_id == game_id, seats.c.joined.is_(None))
+            ).first()
+            values: dict[str, Any] = {"updated": now}
+            if free is None:
+                values["status"] = "playing"
+            conn.execute(update(games).where(games.c.id == game_id).values(**values))
         return True
 
     def add_action(
