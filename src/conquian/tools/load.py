@@ -155,8 +155,8 @@ async def play_seat(
                 stats.finished_at.append(time.perf_counter())
                 return True
             obs_data = msg["obs"]
-            if not obs_data["legal_actions"] or sent_at:
-                continue
+            if obs_data is None or not obs_data["legal_actions"] or sent_at:
+                continue  # (None: the first deal waits for the other player's hello)
             obs = Observation.from_dict(obs_data)
             deal = msg["match"]["deal"]
             if deal != dealt:
