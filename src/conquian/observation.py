@@ -222,11 +222,13 @@ class Observation:
         n = rules.num_players
         tables = _get(data, "tables", list)
         if len(tables) != n:
-            raise InvalidNotationError(f"Observation field 'tables' must list {_COUNT[n]} tables.")
+            raise InvalidNotationError(
+                f"Observation field 'tables' must list {COUNT_WORDS[n]} tables."
+            )
         counts = _get(data, "hand_counts", list)
         if len(counts) != n or not all(_is_int(c) for c in counts):
             raise InvalidNotationError(
-                f"Observation field 'hand_counts' must be {_COUNT[n]} numbers."
+                f"Observation field 'hand_counts' must be {COUNT_WORDS[n]} numbers."
             )
         phase = _enum(Phase, _get(data, "phase", str), "phase")
         to_act = _player(data, "to_act", n)
@@ -293,7 +295,8 @@ class Observation:
 _EVENT = re.compile(r"p([0-3]) (.+?)(?: \((\S+):(\S)([0-3])?\))?")
 
 
-_COUNT = {2: "two", 3: "three", 4: "four"}
+COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+"""Player counts as the error messages write them."""
 
 
 def parse_public_event(text: str, num_players: int = 4) -> PublicEvent:

@@ -42,6 +42,7 @@ from .errors import ConquianError, InvalidNotationError, RecordError
 from .fair import MAX_CLIENT_SEED_BYTES, FairnessError, FairShuffle
 from .game import Game
 from .match import Match
+from .observation import COUNT_WORDS
 from .rules import find_rules
 from .state import GameState, Outcome
 
@@ -57,7 +58,6 @@ MAX_BALANCE = 2**128
 
 _HIDDEN_EXCHANGE = re.compile(r"p([0-9]) exchange \?\?")
 """Another player's exchange choice in a redacted record."""
-_COUNT = {2: "two", 3: "three", 4: "four"}
 
 
 def format_action_line(player: int, action: Action) -> str:
@@ -214,7 +214,7 @@ class GameRecord:
         seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
         players = _typed(data, "players", list, [f"player {p}" for p in range(n)])
         if len(players) != n or not all(isinstance(p, str) for p in players):
-            raise RecordError(f"'players' must be a list of {_COUNT[n]} names.")
+            raise RecordError(f"'players' must be a list of {COUNT_WORDS[n]} names.")
         dealer = _typed(data, "dealer", int, 0)
         if type(dealer) is not int or not 0 <= dealer < n:
             raise RecordError(f"'dealer' must be {seats}, got {_show(dealer)}.")
@@ -641,7 +641,7 @@ class MatchRecord:
         n = find_rules(rules).num_players
         players = _typed(data, "players", list, [f"player {p}" for p in range(n)])
         if len(players) != n or not all(isinstance(p, str) for p in players):
-            raise RecordError(f"'players' must be a list of {_COUNT[n]} names.")
+            raise RecordError(f"'players' must be a list of {COUNT_WORDS[n]} names.")
         seed = _seed(data)
         balance = data.get("balance")
         if balance is not None and (

@@ -21,7 +21,7 @@ import random
 
 from .cards import mask_indices
 from .observation import Observation
-from .state import GameState, Phase
+from .state import GameState, Phase, chosen_in_exchange
 
 __all__ = ["determinize"]
 
@@ -89,9 +89,6 @@ def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameStat
 def _hidden_pick(obs: Observation, player: int, hand: int, rng: random.Random) -> int:
     """In the exchange: a chosen card of ``player`` (who chose before the player to act),
     drawn from his hand, or -1 if he has not chosen yet."""
-    n = len(obs.tables)
-    first = (obs.dealer + 1) % n
-    order = [(first + k) % n for k in range(n)]
-    if order.index(player) >= order.index(obs.to_act):
+    if player not in chosen_in_exchange(obs.dealer, obs.to_act, len(obs.tables)):
         return -1
     return rng.choice(mask_indices(hand))

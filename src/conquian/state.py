@@ -412,9 +412,7 @@ class GameState:
             raise InvalidStateError(f"The exchange must have an entry for each of {n} players.")
         if self.centre >= 0 or self.stock_pos or any(self.table_masks) or self.dead_mask:
             raise InvalidStateError("The exchange comes right after the deal, before any play.")
-        first = (self.dealer + 1) % n
-        order = [(first + k) % n for k in range(n)]
-        chosen = order[: order.index(self.to_act)]
+        chosen = chosen_in_exchange(self.dealer, self.to_act, n)
         for p in range(n):
             if (p in chosen) != (picks[p] >= 0):
                 raise InvalidStateError(
@@ -1016,6 +1014,18 @@ class GameState:
             )
         centre = f"{CARDS[self.centre]}:{self.source.value}" if self.centre >= 0 else "-"
         return f"{'; '.join(parts)}; centre {centre}; stock {self.stock_count}"
+
+
+def chosen_in_exchange(dealer: int, to_act: int, num_players: int) -> list[int]:
+    """The players who have chosen their exchange card when ``to_act`` is to choose: those
+    from the seat after the dealer up to him.
+
+    >>> chosen_in_exchange(0, 0, 3)
+    [1, 2]
+    """
+    first = (dealer + 1) % num_players
+    order = [(first + k) % num_players for k in range(num_players)]
+    return order[: order.index(to_act)]
 
 
 def two_player_roles(phase: Phase, to_act: int, source: Source, centre: int) -> tuple[int, int]:

@@ -19,6 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_rules_statements import (
+    cards,
+    idx,
+    kinds,
+    legal,
+    part,
+    play,
+    take_tables,
+    unturned,
+)
 
 from conquian import (
     CARDS,
@@ -43,7 +53,7 @@ from conquian import (
     parse_partition,
     parse_position,
 )
-from conquian.cards import ALL_CARDS_MASK, NUM_CARDS, DeckStyle, format_mask, parse_cards_mask
+from conquian.cards import ALL_CARDS_MASK, NUM_CARDS, DeckStyle, format_mask
 from conquian.errors import RecordError
 from conquian.match import hand_points
 from conquian.melds import partition_mask
@@ -58,21 +68,6 @@ MEX4 = "mexican,num_players=4"
 CARD_TOKEN = re.compile(r"[A2-7JQK][shdc]")
 """A card's canonical text (as observations, positions and records write it)."""
 CARD_INDEX = {str(card): card.index for card in CARDS}
-
-
-def cards(text: str) -> int:
-    """A mask from card text."""
-    return parse_cards_mask(text)
-
-
-def idx(text: str) -> int:
-    """The index of one card."""
-    return cards(text).bit_length() - 1
-
-
-def part(text: str) -> frozenset[int]:
-    """A table partition (as a set of meld masks) from ``5c6c7c/JhJdJc``."""
-    return frozenset(parse_partition(text))
 
 
 def rest(*fields: str) -> str:
@@ -111,37 +106,6 @@ def mpos(
     return parse_position(" ".join(fields))
 
 
-def legal(state: GameState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def kinds(state: GameState) -> set[ActionKind]:
-    return {a.kind for a in state.legal_actions()}
-
-
-def take_tables(state: GameState) -> set[frozenset[int]]:
-    return {frozenset(a.melds) for a in state.legal_actions() if a.kind is ActionKind.TAKE}
-
-
-def take_of(state: GameState, table: str) -> Action:
-    """The legal take whose new table is ``table`` (fails if it is not legal)."""
-    wanted = part(table)
-    for action in state.legal_actions():
-        if action.kind is ActionKind.TAKE and frozenset(action.melds) == wanted:
-            return action
-    raise AssertionError(f"take {table} is not legal in {format_position(state)}")
-
-
-def play(state: GameState, *texts: str) -> GameState:
-    """Apply canonical action texts in order; ``take:TABLE`` picks a legal take."""
-    for text in texts:
-        if text.startswith("take:"):
-            state.apply(take_of(state, text[5:]))
-        else:
-            state.apply(Action.parse(text))
-    return state
-
-
 def assert_illegal(state: GameState, action: Action, match: str | None = None) -> None:
     """The action is refused with IllegalActionError and the state is unchanged."""
     before = format_position(state)
@@ -154,13 +118,6 @@ def assert_illegal(state: GameState, action: Action, match: str | None = None) -
 
 def exchange(text: str) -> Action:
     return Action.parse(f"exchange {text}")
-
-
-def unturned(state: GameState) -> int:
-    mask = 0
-    for index in state.stock[state.stock_pos :]:
-        mask |= 1 << index
-    return mask
 
 
 def where(state: GameState) -> tuple[Phase, int, str, Source, int, int]:

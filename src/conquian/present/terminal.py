@@ -413,14 +413,6 @@ def illegal_bot_action(action: object) -> str:
     return f"The bot chose an action that is not legal: {action}."
 
 
-def two_seats_only(spec: str, players: int) -> str:
-    """The terminal table seats two: the rules asked for more."""
-    return (
-        f"The rules {spec} seat {players} players; the terminal game seats two. "
-        f"Play {spec},num_players=2, or the two-player presets."
-    )
-
-
 def deals_too_few(deals: int) -> str:
     """``--deals`` below one."""
     return f"--deals must be at least 1, got {deals}."

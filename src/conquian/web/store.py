@@ -472,18 +472,19 @@ def _migrate(conn: Connection) -> None:
     have = {c["name"] for c in inspect(conn).get_columns("games")}
     if "public" not in have:
         # friends' games become private; games against the computer stay listed
-        quote = conn.dialect.identifier_preparer.quote
-        no = "false" if conn.dialect.name == "postgresql" else "0"
-        conn.exec_driver_sql(
-            f"ALTER TABLE games ADD COLUMN {quote('public')} BOOLEAN NOT NULL DEFAULT {no}"
-        )
+        _add_false_column(conn, "public")
         conn.execute(update(games).where(games.c.mode == "bot").values(public=True))
     if "fair" not in have:  # games stored before fair shuffles deal from their match seed
-        quote = conn.dialect.identifier_preparer.quote
-        no = "false" if conn.dialect.name == "postgresql" else "0"
-        conn.exec_driver_sql(
-            f"ALTER TABLE games ADD COLUMN {quote('fair')} BOOLEAN NOT NULL DEFAULT {no}"
-        )
+        _add_false_column(conn, "fair")
+
+
+def _add_false_column(conn: Connection, name: str) -> None:
+    """Add a boolean column to ``games``, false for every game stored so far."""
+    quote = conn.dialect.identifier_preparer.quote
+    no = "false" if conn.dialect.name == "postgresql" else "0"
+    conn.exec_driver_sql(
+        f"ALTER TABLE games ADD COLUMN {quote(name)} BOOLEAN NOT NULL DEFAULT {no}"
+    )
 
 
 def _make_engine(url: str) -> Engine:
