@@ -27,6 +27,7 @@ from .present.rules_text import PRESET_SOURCES, describe
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import PRESETS, find_rules
 from .tools.arena import MatchResult, run_match
+from .tools.table_arena import TableMatchResult, run_table_match
 
 
 class CliError(Exception):
@@ -322,6 +323,85 @@ def format_arena(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _score_line(result: MatchResult | TableMatchResult) -> str:
+    """The score so far, as the progress bar shows it."""
+    if isinstance(result, MatchResult):
+        return f"A {result.wins}-{result.losses}-{result.draws}"
+    wins = "-".join(str(bot.wins) for bot in result.bots)
+    return f"wins {wins}, {result.draws} draws"
+
+
+def format_table_arena(result: Mapping[str, Any]) -> str:
+    """The result table of ``conquian arena`` with three or four bots, from its JSON data."""
+    bots = result["bots"]
+    n = len(bots)
+    parts = result.get("parts")
+    jobs = result["jobs"]
+    how = (
+        f"{parts} part{'s' if parts != 1 else ''} combined"
+        if parts
+        else f"{jobs} job{'s' if jobs != 1 else ''}"
+    )
+    ranges = result.get("deal_ranges") or []
+    numbered = ""
+    if ranges and (len(ranges) > 1 or ranges[0][0] != 1):
+        numbered = " (deals " + ", ".join(f"{low}..{high}" for low, high in ranges) + ")"
+    lines = [
+        f"{b['index']}: {b['spec']}" + (f"  ({b['name']})" if b["name"] != b["spec"] else "")
+        for b in bots
+    ]
+    lines.append(
+        f"Rules {result['rules']}, seed {result['seed']}: {result['deals']} deals{numbered}, "
+        f"each shuffle in all {result['seatings_per_deal']} seatings ({result['games']} games, "
+        f"{result['draws']} drawn), {how}, {result['elapsed_s']:.1f} s"
+    )
+    if result["interrupted"]:
+        lines.append(
+            f"Interrupted: {result['deals']} of {result['deals_requested']} deals played; "
+            "the figures are those of the deals finished."
+        )
+    lines += [
+        "",
+        "  bot                       wins  win share   95% CI            rating (95% CI)"
+        "           stake",
+    ]
+    for b in bots:
+        share = b["win_share"] if b["win_share"] is not None else 0.0
+        lines.append(
+            f"  {b['index']} {b['name'][:22]:<22} {b['wins']:>6}  {share:>8.1%}   "
+            f"{b['ci95_low']:>5.1%} .. {b['ci95_high']:<6.1%}   "
+            f"{b['rating']:6.2f} ({b['rating_low']:.2f} .. {b['rating_high']:.2f})   "
+            f"{b['stake_balance']:+7d}"
+        )
+    lines += [
+        "",
+        "  wins by seat in play order (1: the first to play, after the dealer)",
+        "  bot                     " + "".join(f"{k + 1:>8}" for k in range(n)),
+    ]
+    for b in bots:
+        lines.append(
+            f"  {b['index']} {b['name'][:22]:<22}" + "".join(f"{w:>8}" for w in b["wins_by_seat"])
+        )
+    lines += ["", "  ms per move                  p50        p90    moves   failures"]
+    for b in bots:
+        lines.append(
+            f"  {b['index']} {b['name'][:23]:<23} {_format_ms(b['ms_per_move_p50']):>8}"
+            f"   {_format_ms(b['ms_per_move_p90']):>8}   {b['moves']:>6}   {b['failures']:>8}"
+        )
+    lines.append("  (moves: decisions with more than one legal action)")
+    lines.append(f"  Ratings: {result['rating_model']}.")
+    failures = result["failures"]
+    if failures:
+        lines += ["", f"Forfeits ({len(failures)}):"]
+        for f in failures[:20]:
+            lines.append(
+                f"  deal {f['deal']} seating {f['seating']}: bot {f['bot']}: {f['message']}"
+            )
+        if len(failures) > 20:
+            lines.append(f"  ... and {len(failures) - 20} more (see --json)")
+    return "\n".join(lines)
+
+
 class _ProgressBar:
     """A one-line progress bar on a terminal's stderr (nothing elsewhere)."""
 
@@ -329,7 +409,7 @@ class _ProgressBar:
         self.enabled = sys.stderr.isatty()
         self.last = 0.0
 
-    def __call__(self, done: int, total: int, result: MatchResult) -> None:
+    def __call__(self, done: int, total: int, result: MatchResult | TableMatchResult) -> None:
         now = time.monotonic()
         if not self.enabled or (now - self.last < 0.1 and done < total):
             return
@@ -339,7 +419,7 @@ class _ProgressBar:
         eta = result.elapsed_s / done * (total - done) if done else 0.0
         sys.stderr.write(
             f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals  "
-            f"A {result.wins}-{result.losses}-{result.draws}  "
+            f"{_score_line(result)}  "
             f"{result.elapsed_s:.0f}s, eta {eta:.0f}s \x1b[K"
         )
         sys.stderr.flush()
@@ -365,28 +445,38 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise CliError(f"--first-deal counts from 1, got {args.first_deal}.")
     args.first_deal -= 1
     jobs = args.jobs or os.cpu_count() or 1
+    players = find_rules(args.rules).num_players
+    if len(args.bots) != players:
+        raise CliError(
+            f"The rules {args.rules} seat {players} players: name {players} bots, not "
+            f"{len(args.bots)} (a bot may be named more than once)."
+        )
+    table = players > 2
     bar = _ProgressBar()
     previous = signal.signal(signal.SIGTERM, _stop_match)  # like Ctrl-C: keep the result so far
+    options: dict[str, Any] = {
+        "seed": args.seed,
+        "rules": args.rules,
+        "jobs": jobs,
+        "records_dir": args.records,
+        "progress": bar,
+        "time_limit_ms": args.time_limit_ms,
+        "first_deal": args.first_deal,
+    }
     try:
-        result = run_match(
-            args.bot_a,
-            args.bot_b,
-            args.deals,
-            seed=args.seed,
-            rules=args.rules,
-            jobs=jobs,
-            records_dir=args.records,
-            progress=bar,
-            time_limit_ms=args.time_limit_ms,
-            first_deal=args.first_deal,
-        )
+        result: MatchResult | TableMatchResult
+        if table:
+            result = run_table_match(args.bots, args.deals, **options)
+        else:
+            result = run_match(args.bots[0], args.bots[1], args.deals, **options)
     finally:
         signal.signal(signal.SIGTERM, previous)
         bar.clear()
+    data = result.to_dict()
     if args.json:
-        _print_json(result.to_dict())
+        _print_json(data)
     else:
-        print(format_arena(result.to_dict()))
+        print(format_table_arena(data) if table else format_arena(data))
         if args.records:
             print(f"Records written to {args.records}/")
     return 130 if result.interrupted else 0
@@ -394,6 +484,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def cmd_arena_combine(args: argparse.Namespace) -> int:
     from .tools.arena import combine_results
+    from .tools.table_arena import combine_table_results
 
     parts = []
     for name in args.files:
@@ -407,14 +498,15 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
         if not isinstance(data, dict):
             raise CliError(f"{name} does not hold a match result (a JSON object).")
         parts.append(data)
+    table = "bots" in parts[0]
     try:
-        combined = combine_results(parts)
+        combined = combine_table_results(parts) if table else combine_results(parts)
     except ConquianError as exc:
         raise CliError(f"{exc} (parts in the order given: {', '.join(args.files)})") from None
     if args.json:
         _print_json(combined)
     else:
-        print(format_arena(combined))
+        print(format_table_arena(combined) if table else format_arena(combined))
     return 0
 
 
@@ -573,19 +665,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "arena",
-        help="a duplicate-deal match between two bots",
-        description="Play a match between two bots: each shuffle is played twice with the "
-        "seats swapped. A bot is a name (random, greedy, heuristic, search, oracle, or a "
+        help="a duplicate-deal match between two, three or four bots",
+        description="Play a match between bots, one per player of the rules: each shuffle "
+        "is played in every seating (with two bots, twice with the seats swapped; with three "
+        "or four, every order round the table, and the bots are rated with openskill). A bot is a name (random, greedy, heuristic, search, oracle, or a "
         "level easy/medium/hard/expert) or 'cmd:<command line>' for a program that speaks "
         "the bot protocol (docs/protocol.md). Ctrl-C stops and prints the result so far.",
     )
-    p.add_argument("bot_a", metavar="BOT_A", help="bot A, e.g. greedy or 'cmd:python my_bot.py'")
-    p.add_argument("bot_b", metavar="BOT_B", help="bot B")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="one bot per player, e.g. greedy or 'cmd:python my_bot.py' (two for the "
+        "two-player game, three for tercerilla, four for four players)",
+    )
     p.add_argument(
         "--deals",
         type=int,
         default=100,
-        help="duplicate deals, each shuffle played twice (default 100)",
+        help="shuffles, each played in every seating: twice with two bots, six times "
+        "with three, 24 times with four (default 100)",
     )
     p.add_argument(
         "--jobs", type=int, default=1, help="worker processes (default 1; 0: one per core)"

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 from ..bots import Bot, make_bot
 from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
@@ -363,6 +363,9 @@ class _Config:
     records_dir: str | None
     time_limit_ms: int
 
+    def table(self) -> _Table:
+        return _Table(self)
+
 
 class _Table:
     """Plays the deals of a match in one process, keeping external bot programs running."""
@@ -484,7 +487,7 @@ class _Table:
 
 # ------------------------------------------------------------ worker processes
 
-_worker_table: _Table | None = None
+_worker_table: Any = None
 
 
 def _worker_terminated(signum: int, frame: FrameType | None) -> None:
@@ -493,12 +496,31 @@ def _worker_terminated(signum: int, frame: FrameType | None) -> None:
     os._exit(1)
 
 
-def _worker_main(config: _Config, tasks: Queue[Any], results: Queue[Any]) -> None:
+class _Tables(Protocol):
+    def play_deals(self, start: int, stop: int) -> list[Any]: ...
+    def close(self, *, now: bool = False) -> None: ...
+
+
+class _Results(Protocol):
+    first_deal: int
+    deals_requested: int
+    elapsed_s: float
+
+    @property
+    def deals(self) -> int: ...
+    def add(self, games: Sequence[Any]) -> None: ...
+
+
+class _MatchConfig(Protocol):
+    def table(self) -> _Tables: ...
+
+
+def _worker_main(config: _MatchConfig, tasks: Queue[Any], results: Queue[Any]) -> None:
     """A worker process: play chunks of deals until the ``None`` that ends the work."""
     global _worker_table
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
-    _worker_table = table = _Table(config)
+    _worker_table = table = config.table()
     try:
         while (chunk := tasks.get()) is not None:
             try:
@@ -515,14 +537,15 @@ def _worker_main(config: _Config, tasks: Queue[Any], results: Queue[Any]) -> Non
         table.close()
 
 
-def _run_parallel(
-    config: _Config,
-    result: MatchResult,
+def run_parallel(
+    config: _MatchConfig,
+    result: _Results,
     jobs: int,
     started: float,
-    progress: ProgressFn | None,
+    progress: Callable[[int, int, Any], None] | None,
 ) -> None:
-    """Play the match in ``jobs`` worker processes, each taking chunks of deals in turn."""
+    """Play a match in ``jobs`` worker processes, each taking chunks of deals in turn
+    (``config.table()`` plays them; ``result.add`` counts them)."""
     first, deals = result.first_deal, result.deals_requested
     stop = first + deals
     size = max(1, min(10, deals // (jobs * 4)))
@@ -658,7 +681,7 @@ def run_match(
                     progress(result.deals, deals, result)
         else:
             table.close()
-            _run_parallel(config, result, jobs, started, progress)
+            run_parallel(config, result, jobs, started, progress)
     except KeyboardInterrupt:
         if result is None:
             result = new_result()
