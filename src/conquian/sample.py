@@ -18,6 +18,7 @@ random order.  (:meth:`GameState.redeal` does the same from a state.)
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from .cards import mask_indices
 from .observation import Observation
@@ -26,30 +27,35 @@ from .state import GameState, Phase, chosen_in_exchange
 __all__ = ["determinize"]
 
 
-def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameState:
+def determinize(
+    obs: Observation, opp_hand: int | Mapping[int, int], rng: random.Random
+) -> GameState:
     """A full state consistent with ``obs``: the next player (the opponent, with two
     players) holds ``opp_hand``, any other player a random hand of his size from the rest,
-    and the rest of the live cards form the stock in a random order.  Other players'
-    exchange choices still hidden are drawn from their hands."""
+    and the rest of the live cards form the stock in a random order.  ``opp_hand`` may
+    instead give every other player's hand (masks by player; the card the viewer passed
+    in the exchange, while unseen, must be in the next seat's).  Other players' exchange
+    choices still hidden are drawn from their hands."""
     n = len(obs.tables)
     opp = obs.opponent
-    if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE:
-        bit = 1 << obs.passed
-        if not (obs.seen_mask | obs.hand_mask) & bit and not opp_hand & bit:
-            # the card passed is still with the next seat, who received it: it takes the
-            # place of one card of the drawn hand
-            drop = mask_indices(opp_hand)
-            if drop:
-                opp_hand &= ~(1 << rng.choice(drop))
-            opp_hand |= bit
-    live = obs.unknown_mask & ~opp_hand
+    if isinstance(opp_hand, Mapping):
+        given = dict(opp_hand)
+    else:
+        given = {opp: _with_passed(obs, opp_hand, rng)}
+    taken = 0
+    for hand in given.values():
+        taken |= hand
+    live = obs.unknown_mask & ~taken
     hands = [0] * n
     hands[obs.viewer] = obs.hand_mask
-    hands[opp] = opp_hand
+    for p, hand in given.items():
+        hands[p] = hand
     cards = list(mask_indices(live))
     rng.shuffle(cards)
     at = 0
-    for p in obs.others[1:]:
+    for p in obs.others:
+        if p in given:
+            continue
         for index in cards[at : at + obs.hand_counts[p]]:
             hands[p] |= 1 << index
         at += obs.hand_counts[p]
@@ -84,6 +90,19 @@ def determinize(obs: Observation, opp_hand: int, rng: random.Random) -> GameStat
         stake=obs.stake,
         validate=False,
     )
+
+
+def _with_passed(obs: Observation, opp_hand: int, rng: random.Random) -> int:
+    """``opp_hand`` with the card the viewer passed in the exchange, while unseen: it is
+    still with the next seat, who received it, in place of one card of the drawn hand."""
+    if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE:
+        bit = 1 << obs.passed
+        if not (obs.seen_mask | obs.hand_mask) & bit and not opp_hand & bit:
+            drop = mask_indices(opp_hand)
+            if drop:
+                opp_hand &= ~(1 << rng.choice(drop))
+            opp_hand |= bit
+    return opp_hand
 
 
 def _hidden_pick(obs: Observation, player: int, hand: int, rng: random.Random) -> int:

@@ -31,15 +31,33 @@ CLOSE: tuple[int, ...] = tuple(_partners(c, 1) for c in range(NUM_CARDS))
 
 
 @dataclass(frozen=True, slots=True)
+class Rival:
+    """What one other player revealed by his play."""
+
+    player: int
+    table: Partition
+    hand_count: int
+    refused: int
+    """Cards offered to him (or turned by him) that he did not take."""
+    discarded: int
+    took: int
+    """Centre cards he took."""
+
+
+@dataclass(frozen=True, slots=True)
 class Knowledge:
-    """What a player knows, distilled from his observation and the public history."""
+    """What a player knows, distilled from his observation and the public history.
+
+    The ``opp_*`` fields are of the opponent: the next seat, the first offered the
+    player's discards; :attr:`rivals` holds every other player, the next seat first.
+    """
 
     player: int
     hand: int
     my_table: Partition
     opp_table: Partition
     live: int
-    """Cards that may still come into play: the opponent's hand and the stock."""
+    """Cards that may still come into play: the other players' hands and the stock."""
     opp_hand_count: int
     stock_count: int
     opp_refused: int
@@ -47,34 +65,45 @@ class Knowledge:
     opp_discarded: int
     opp_took: int
     """Centre cards the opponent took."""
+    rivals: tuple[Rival, ...] = ()
+    """Every other player in play order from the next seat (the opponent first)."""
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Knowledge:
         me = obs.viewer
-        opp = 1 - me
-        refused = discarded = took = 0
+        others = obs.others
+        refused = dict.fromkeys(others, 0)
+        discarded = dict.fromkeys(others, 0)
+        took = dict.fromkeys(others, 0)
         for event in obs.history:
-            if event.player != opp:
+            p = event.player
+            if p not in refused:
                 continue
             kind = event.action.kind
             if kind in (ActionKind.DECLINE, ActionKind.PASS):
-                refused |= 1 << event.card
+                refused[p] |= 1 << event.card
             elif kind is ActionKind.DISCARD:
-                discarded |= 1 << event.card
+                discarded[p] |= 1 << event.card
             elif kind is ActionKind.TAKE:
-                took |= 1 << event.card
+                took[p] |= 1 << event.card
+        rivals = tuple(
+            Rival(p, obs.tables[p], obs.hand_counts[p], refused[p], discarded[p], took[p])
+            for p in others
+        )
+        opp = rivals[0]
         live = ALL_CARDS_MASK & ~obs.seen_mask & ~obs.hand_mask
         return cls(
             player=me,
             hand=obs.hand_mask,
             my_table=obs.tables[me],
-            opp_table=obs.tables[opp],
+            opp_table=opp.table,
             live=live,
-            opp_hand_count=obs.hand_counts[opp],
+            opp_hand_count=opp.hand_count,
             stock_count=obs.stock_count,
-            opp_refused=refused,
-            opp_discarded=discarded,
-            opp_took=took,
+            opp_refused=opp.refused,
+            opp_discarded=opp.discarded,
+            opp_took=opp.took,
+            rivals=rivals,
         )
 
 
@@ -94,23 +123,45 @@ def direct_fit_mask(melds: MeldTable, partition: Partition, candidates: int) -> 
 
 
 def discard_danger(k: Knowledge, melds: MeldTable, card: int) -> float:
-    """How much discarding ``card`` may help the opponent."""
+    """How much discarding ``card`` may help the other players: with two players, the
+    opponent; with more, the one it may help most (it is offered to each in turn)."""
+    if len(k.rivals) <= 1:
+        return _danger(k.live, k.opp_table, k.opp_refused, k.opp_discarded, k.opp_took,
+                       k.opp_hand_count, melds, card)  # fmt: skip
+    return max(
+        _danger(k.live, r.table, r.refused, r.discarded, r.took, r.hand_count, melds, card)
+        for r in k.rivals
+    )
+
+
+def _danger(
+    live: int,
+    table: Partition,
+    refused: int,
+    discarded: int,
+    took: int,
+    hand_count: int,
+    melds: MeldTable,
+    card: int,
+) -> float:
+    """How much ``card`` may help one other player, from what he revealed."""
     bit = 1 << card
-    if k.opp_table and direct_fit_mask(melds, k.opp_table, bit):
+    if table and direct_fit_mask(melds, table, bit):
         return 0.9
-    partners = PARTNERS[card] & k.live & ~k.opp_refused & ~k.opp_discarded
+    partners = PARTNERS[card] & live & ~refused & ~discarded
     danger = 0.07 * min(partners.bit_count(), 5)
-    if PARTNERS[card] & (k.opp_refused | k.opp_discarded):
+    if PARTNERS[card] & (refused | discarded):
         danger *= 0.5
-    if CLOSE[card] & k.opp_took:
+    if CLOSE[card] & took:
         danger += 0.1
-    return danger * min(1.0, k.opp_hand_count / 4)
+    return danger * min(1.0, hand_count / 4)
 
 
 __all__ = [
     "CLOSE",
     "PARTNERS",
     "Knowledge",
+    "Rival",
     "direct_fit_mask",
     "discard_danger",
 ]

@@ -144,7 +144,7 @@ class HeuristicBot(Bot):
         )
         best = scored[0][2]
         assert best.card >= 0
-        if k.opp_table and direct_fit_mask(melds, k.opp_table, k.hand) == k.hand:
+        if any(r.table and direct_fit_mask(melds, r.table, k.hand) == k.hand for r in k.rivals):
             self.reason = "every card fits the opponent's table; this one costs least"
         else:
             self.reason = f"{CARDS[best.card]} is the card it needs least and gives away least"
@@ -156,13 +156,15 @@ class HeuristicBot(Bot):
         force, no_force = Action(ActionKind.FORCE), Action(ActionKind.NO_FORCE)
         centre = obs.centre
         decision = force
-        if k.opp_hand_count == 0:
+        forced = obs.offeree if len(obs.tables) > 2 else obs.opponent  # who would be forced
+        forced_count = obs.hand_counts[forced]
+        if forced_count == 0:
             self.reason = "forcing would let the opponent go out"
             decision = no_force
         elif obs.source is Source.TURNED and self._wants(k, melds, centre):
             self.reason = f"it wants {CARDS[centre]} for itself"
             decision = no_force
-        elif k.opp_hand_count <= 2:
+        elif forced_count <= 2:
             self.reason = "the opponent is close to going out"
             decision = no_force
         else:

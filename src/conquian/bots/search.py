@@ -2,7 +2,7 @@
 
 The search bot deals the cards it cannot see many times over, each time consistent
 with everything it knows and drawn in proportion to how well the opponent's hand
-explains his play (a hand that could have melded a card he refused, that held a
+(with three or four players, each other player's hand, by his own model) explains his play (a hand that could have melded a card he refused, that held a
 lonelier card than one he discarded, or that still holds a meld he could have laid is
 unlikely), plays every candidate action in each deal, finishes the deal with a fast
 greedy policy for both players, and chooses the action with the best average result.
@@ -27,6 +27,7 @@ from .features import (
     PARTNERS,
     THIRDS,
     Knowledge,
+    Rival,
     keep_score,
 )
 from .heuristic import HeuristicBot
@@ -99,9 +100,10 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
         if size < best_size:
             continue
         if not available:
-            available = ALL_CARDS_MASK & ~(
-                state.table_masks[0] | state.table_masks[1] | state.dead_mask
-            )
+            melded = state.dead_mask
+            for mask in state.table_masks:
+                melded |= mask
+            available = ALL_CARDS_MASK & ~melded
         keep = sum(keep_score(card, rest, available) for card in mask_indices(rest))
         if size > best_size or keep > best_keep:
             best_size = size
@@ -128,17 +130,20 @@ def rollout(state: GameState, player: int, rng: random.Random, limit: int = 400)
     return 1.0 if winner == player else -1.0
 
 
-def hidden_card_weights(k: Knowledge) -> dict[int, float]:
-    """Relative chance that each live card is in the opponent's hand.
+def hidden_card_weights(k: Knowledge, rival: Rival | None = None) -> dict[int, float]:
+    """Relative chance that each live card is in the opponent's hand (or ``rival``'s).
 
     Each card he refused or discarded makes the cards that would have melded with it
     less likely to be his.
     """
+    refused, discarded = (
+        (k.opp_refused, k.opp_discarded) if rival is None else (rival.refused, rival.discarded)
+    )
     weights = dict.fromkeys(mask_indices(k.live), 1.0)
-    for card in mask_indices(k.opp_refused):
+    for card in mask_indices(refused):
         for other in mask_indices(CLOSE[card] & k.live):
             weights[other] *= REFUSED_NEIGHBOUR_WEIGHT
-    for card in mask_indices(k.opp_discarded):
+    for card in mask_indices(discarded):
         for other in mask_indices(CLOSE[card] & k.live):
             weights[other] *= DISCARDED_NEIGHBOUR_WEIGHT
     return weights
@@ -159,7 +164,7 @@ def refusal_conflicts(hand: int, refused: int) -> int:
 
 
 class HandModel:
-    """How likely a hand is for the opponent, given what his play revealed.
+    """How likely a hand is for the opponent (or ``player``), given what his play revealed.
 
     Hands never gain cards after the deal, so the hand he held at any earlier moment is
     his hand now plus the cards he has laid or discarded since.  A hand is less likely if,
@@ -170,8 +175,8 @@ class HandModel:
     (:data:`HELD_MELD_WEIGHT`).
     """
 
-    def __init__(self, obs: Observation) -> None:
-        opp = obs.opponent
+    def __init__(self, obs: Observation, player: int | None = None) -> None:
+        opp = obs.opponent if player is None else player
         self.refusals: list[tuple[int, int]] = []
         """(refused card, cards the hand held then besides today's)"""
         self.discards: list[tuple[int, int]] = []
@@ -286,6 +291,106 @@ class HandSampler:
         return self.hand
 
 
+class HandsSampler:
+    """Draws the hands of every other player together, each in proportion to its
+    likelihood under that player's own :class:`HandModel` and card weights.
+
+    A Markov chain (Metropolis) over the split of the unseen cards between the other
+    players and the stock: each step swaps a card of one player's hand with a card held
+    by another player or left in the stock, and accepts in proportion to the change of
+    the product of both hands' likelihoods.  A card the viewer passed in the exchange
+    that has not been seen since stays in the next seat's hand.
+
+    >>> from conquian.game import Game
+    >>> game = Game("tercerilla", seed=4)
+    >>> obs = game.observation(0)
+    >>> hands = HandsSampler(obs, random.Random(1)).draw()
+    >>> sorted(hands), [h.bit_count() for h in hands.values()], any(h & obs.hand_mask for h in hands.values())
+    ([1, 2], [8, 8], False)
+    """
+
+    def __init__(
+        self, obs: Observation, rng: random.Random, *, steps: int = 15, burn_in: int = 60
+    ) -> None:
+        k = Knowledge.from_observation(obs)
+        self.rng = rng
+        self.steps = steps
+        self.players = [r.player for r in k.rivals]
+        self.weights = [hidden_card_weights(k, r) for r in k.rivals]
+        self.models = [HandModel(obs, r.player) for r in k.rivals]
+        pinned = [0] * len(self.players)
+        pool = k.live
+        if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE and pool >> obs.passed & 1:
+            pinned[0] = 1 << obs.passed  # the card passed is still with the next seat
+            pool &= ~pinned[0]
+        self.pinned = pinned
+        free = list(mask_indices(pool))
+        rng.shuffle(free)
+        self.groups: list[list[int]] = []
+        for i, rival in enumerate(k.rivals):
+            count = max(0, rival.hand_count - pinned[i].bit_count())
+            weights = self.weights[i]
+            keyed = sorted(((rng.random() ** (1.0 / weights[c]), c) for c in free), reverse=True)
+            chosen = [c for _, c in keyed[:count]]
+            taken = set(chosen)
+            free = [c for c in free if c not in taken]
+            self.groups.append(chosen)
+        self.groups.append(free)  # the stock
+        self.hands = [self._mask(i) for i in range(len(self.players))]
+        self.odds = [m.odds(h) for m, h in zip(self.models, self.hands, strict=True)]
+        self.size = sum(len(g) for g in self.groups)
+        self._walk(burn_in)
+
+    def _mask(self, i: int) -> int:
+        mask = self.pinned[i]
+        for card in self.groups[i]:
+            mask |= 1 << card
+        return mask
+
+    def _walk(self, steps: int) -> None:
+        rng = self.rng
+        groups = self.groups
+        stock = len(self.players)
+        movable = [i for i in range(stock) if groups[i]]
+        if not movable:
+            return
+        for _ in range(steps):
+            i = movable[rng.randrange(len(movable))]
+            outside = self.size - len(groups[i])
+            if not outside:
+                continue
+            x = rng.randrange(len(groups[i]))
+            y = rng.randrange(outside)
+            for j, group in enumerate(groups):
+                if j == i:
+                    continue
+                if y < len(group):
+                    break
+                y -= len(group)
+            a, b = groups[i][x], groups[j][y]
+            hand_i = self.hands[i] ^ (1 << a) ^ (1 << b)
+            odds_i = self.models[i].odds(hand_i)
+            ratio = self.weights[i][b] / self.weights[i][a] * _odds_ratio(odds_i, self.odds[i])
+            if j < stock:
+                hand_j = self.hands[j] ^ (1 << a) ^ (1 << b)
+                odds_j = self.models[j].odds(hand_j)
+                ratio *= self.weights[j][a] / self.weights[j][b] * _odds_ratio(odds_j, self.odds[j])
+            if ratio >= 1.0 or rng.random() < ratio:
+                groups[i][x], groups[j][y] = b, a
+                self.hands[i], self.odds[i] = hand_i, odds_i
+                if j < stock:
+                    self.hands[j], self.odds[j] = hand_j, odds_j
+
+    def draw(self) -> dict[int, int]:
+        """The next sampled hands, by player."""
+        self._walk(self.steps)
+        return dict(zip(self.players, self.hands, strict=True))
+
+
+def _odds_ratio(new: float, old: float) -> float:
+    return new / old if old > 0 else 1.0
+
+
 def _clearly_better(a: list[float], b: list[float], margin: float) -> bool:
     """Whether paired results ``a`` beat ``b`` by more than ``margin`` standard errors."""
     diffs = [x - y for x, y in zip(a, b, strict=False)]
@@ -344,8 +449,12 @@ class SearchBot(Bot):
         draw = self.opponent_hands(obs)
         return self._search(obs, self.candidates(obs), lambda: determinize(obs, draw(), rng))
 
-    def opponent_hands(self, obs: Observation) -> Callable[[], int]:
-        """A source of opponent hands (masks) drawn in proportion to how well they explain his play."""
+    def opponent_hands(self, obs: Observation) -> Callable[[], int | dict[int, int]]:
+        """A source of opponent hands drawn in proportion to how well they explain his play:
+        with two players the opponent's hand (a mask); with more, every other player's
+        hand, each by his own model (masks by player)."""
+        if len(obs.tables) > 2:
+            return HandsSampler(obs, self.rng).draw
         weights = hidden_card_weights(Knowledge.from_observation(obs))
         return HandSampler(obs, weights, HandModel(obs), self.rng).draw
 
