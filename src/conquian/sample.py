@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from .cards import mask_indices
+from .cards import NUM_CARDS, mask_indices
 from .observation import Observation
 from .state import GameState, Phase, chosen_in_exchange
 
@@ -67,12 +67,7 @@ def determinize(
                 for p in range(n)
             )
         elif obs.passed >= 0 and obs.received >= 0:
-            exchange = tuple(
-                obs.passed if p == obs.viewer else obs.received if p == (obs.viewer - 1) % n else -2
-                for p in range(n)
-            )
-            if -2 in exchange:  # choices never shown: the position need not record them
-                exchange = ()
+            exchange = _exchange_record(obs, hands, rng)
     return GameState(
         obs.rules,
         dealer=obs.dealer,
@@ -103,6 +98,26 @@ def _with_passed(obs: Observation, opp_hand: int, rng: random.Random) -> int:
                 opp_hand &= ~(1 << rng.choice(drop))
             opp_hand |= bit
     return opp_hand
+
+
+def _exchange_record(obs: Observation, hands: list[int], rng: random.Random) -> tuple[int, ...]:
+    """The exchange after it is over, as the viewer may believe it: his own pass and the
+    card he received as he knows them; for each other player (whose choice he never saw)
+    a card of the receiver's drawn hand, or any card not named yet if it holds none."""
+    n = len(obs.tables)
+    picks = [-1] * n
+    picks[obs.viewer] = obs.passed
+    picks[(obs.viewer - 1) % n] = obs.received
+    used = {obs.passed, obs.received}
+    for p in range(n):
+        if picks[p] >= 0:
+            continue
+        free = [c for c in mask_indices(hands[(p + 1) % n]) if c not in used]
+        if not free:
+            free = [c for c in range(NUM_CARDS) if c not in used]
+        picks[p] = rng.choice(free)
+        used.add(picks[p])
+    return tuple(picks)
 
 
 def _hidden_pick(obs: Observation, player: int, hand: int, rng: random.Random) -> int:

@@ -1,4 +1,5 @@
-"""Research interfaces: PettingZoo, Gymnasium and OpenSpiel adapters (optional extras).
+"""Research interfaces: PettingZoo, Gymnasium and OpenSpiel adapters (optional extras),
+for two to four players (the number comes from the rules, e.g. ``tercerilla`` for three).
 
 Install with ``pip install 'conquian[rl]'`` (PettingZoo, Gymnasium, NumPy) and
 ``'conquian[openspiel]'`` for the OpenSpiel game.  Importing this package

@@ -1,4 +1,4 @@
-"""One deal driven by action ids: the engine behind every adapter.
+"""One deal driven by action ids: the engine behind every adapter (two to four players).
 
 >>> from conquian.rules import Rules
 >>> episode = Episode.deal(Rules(), seed=4, dealer=0)
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..actions import Action
-from ..errors import GameOverError, IllegalActionError
+from ..errors import GameOverError, IllegalActionError, InvalidRulesError
 from ..observation import Observation, PublicEvent, observe, public_event
-from ..rules import Rules
+from ..rules import Rules, find_rules
 from ..state import GameState, Phase
 from .spaces import (
     PASS,
@@ -30,7 +30,44 @@ from .spaces import (
 )
 from .tracker import ObservationTracker
 
-__all__ = ["PASS", "Episode"]
+__all__ = ["PASS", "Episode", "rules_for"]
+
+
+def rules_for(rules: Rules | str, num_players: int | None = None) -> Rules:
+    """The rules named by ``rules`` (a preset name, spec or :class:`Rules`), seated for
+    ``num_players`` players (None or 0: as many as the rules say).
+
+    A preset's number of players gives way to ``num_players`` (``mexican`` is for three,
+    ``rules_for("mexican", 4)`` for four); a spec that sets ``num_players`` itself, or a
+    :class:`Rules` object, must agree with it.
+
+    >>> rules_for("tercerilla").num_players, rules_for("mexican", 4).num_players
+    (3, 4)
+    >>> rules_for("mexican,num_players=3", 4)
+    Traceback (most recent call last):
+    ...
+    conquian.errors.InvalidRulesError: The rules 'mexican,num_players=3' seat 3 players, not num_players=4.
+
+    :raises InvalidRulesError: for bad rules, a conflict, or rules that cannot seat that many.
+    """
+    found = find_rules(rules)
+    if not num_players or num_players == found.num_players:
+        return found
+    explicit = isinstance(rules, Rules) or any(
+        part.partition("=")[0].strip().lower().replace("-", "_") == "num_players"
+        for part in rules.split(",")[1:]
+    )
+    name = rules.to_spec() if isinstance(rules, Rules) else rules
+    if explicit:
+        raise InvalidRulesError(
+            f"The rules {name!r} seat {found.num_players} players, not num_players={num_players}."
+        )
+    try:
+        return found.with_flags(num_players=num_players)
+    except InvalidRulesError as exc:
+        raise InvalidRulesError(
+            f"The rules {name!r} with num_players={num_players}: {exc}"
+        ) from None
 
 
 class Episode:
@@ -43,7 +80,7 @@ class Episode:
         self.history: list[PublicEvent] = []
         self._history: tuple[PublicEvent, ...] | None = ()
         self._decision: Decision | None = None
-        self._trackers: list[ObservationTracker | None] = [None, None]
+        self._trackers: list[ObservationTracker | None] = [None] * len(state.hands)
 
     @classmethod
     def deal(
@@ -193,9 +230,17 @@ class Episode:
         bits = info_state_bits(layout, self.observation(player), self.pending(player))
         return bits_to_array(bits, layout.info_size)
 
-    def returns(self) -> tuple[float, float]:
-        """+1 to the winner and -1 to the loser of a finished deal; 0 otherwise."""
+    def returns(self) -> tuple[float, ...]:
+        """One value per player: each loser of a finished deal pays the winner one unit, so
+        -1 to every loser and ``N - 1`` to the winner (+1 / -1 with two players); all 0 for
+        a drawn deal and while the deal goes on.
+
+        >>> episode = Episode.deal(Rules(), seed=4, dealer=0)
+        >>> episode.returns()
+        (0.0, 0.0)
+        """
+        n = len(self.state.hands)
         winner = self.state.winner if self.over else None
         if winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+            return (0.0,) * n
+        return tuple(float(n - 1) if p == winner else -1.0 for p in range(n))

@@ -1,11 +1,15 @@
-"""Gymnasium environment ``conquian/Conquian-v0``: one deal against a bot of the ladder.
+"""Gymnasium environment ``conquian/Conquian-v0``: one deal against bots of the ladder.
 
-The agent plays one seat; the opponent is a :mod:`conquian.bots` bot that acts on
-its own observation whenever it is its turn.  Observations and actions are those
+The agent plays one seat; every other seat (one with two players, ``N - 1`` at a
+table of ``N``, from the rules or ``num_players``) is a :mod:`conquian.bots` bot that
+acts on its own observation whenever it is its turn.  ``opponent`` is one bot name
+for every other seat, or a list of ``N - 1`` names, for the seats after the
+agent's in play order (the next seat first).  Observations and actions are those
 of the PettingZoo environment: a dict of ``observation`` (int8 0/1 tensor) and
 ``action_mask`` (int8), and one action id per step (see
-:mod:`conquian.envs.spaces`).  The reward is +1 for winning the deal, -1 for
-losing it and 0 for a draw, given at the end.
+:mod:`conquian.envs.spaces`).  The reward, given at the end, is the agent's return
+of the PettingZoo environment: +1 for winning a two-player deal (``N - 1`` at a table
+of ``N``, each loser paying one unit), -1 for losing it and 0 for a draw.
 
 >>> import gymnasium
 >>> import conquian.envs
@@ -13,6 +17,10 @@ losing it and 0 for a draw, given at the end.
 >>> observation, info = env.reset(seed=3)
 >>> int(observation["action_mask"].sum()) >= 1, sorted(info)
 (True, ['seat'])
+>>> three = gymnasium.make("conquian/Conquian-v0", rules="tercerilla", opponent=["random", "greedy"])
+>>> observation, info = three.reset(seed=3, options={"seat": 2})
+>>> info["seat"], [bot.name for bot in three.unwrapped.bots]
+(2, ['random', 'greedy'])
 
 Gymnasium expects every id of the action space to be a valid input to
 :meth:`~ConquianEnv.step`, so with ``illegal_action="refuse"`` (the default) an id
@@ -25,6 +33,7 @@ instead (also changing nothing).  Values that are not ids of the space always ra
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -33,43 +42,65 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError
-from ..rules import Rules, find_rules
+from ..rules import Rules
 from ..state import GameState, shuffled_deck
-from .episode import Episode
+from .episode import Episode, rules_for
 from .spaces import TensorLayout
 
 ObsDict = dict[str, Any]
 
 
 class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
-    """One deal of Conquian against a bot.
+    """One deal of Conquian against one bot, or a bot in every other seat.
 
-    :param opponent: a bot name or level (``random``, ``greedy``, ``heuristic``, ``search``...).
+    :param opponent: a bot name or level (``random``, ``greedy``, ``heuristic``, ``search``...)
+        for every other seat, or a list or tuple of ``N - 1`` of them: the seat after the
+        agent's first, then on round the table.
     :param rules: a rules preset name, spec or :class:`~conquian.rules.Rules`.
-    :param seat: the agent's player number (0 or 1), or None to draw it at each reset.
+    :param seat: the agent's player number (0 to ``N - 1``), or None to draw it at each reset.
     :param illegal_action: ``"refuse"`` or ``"raise"``, see the module documentation.
     :param render_mode: ``"ansi"`` or ``"human"``.
+    :param num_players: the players at the table, None for as many as the rules say
+        (see :func:`~conquian.envs.episode.rules_for`).
     """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium declares it)
 
     def __init__(
         self,
-        opponent: str = "greedy",
+        opponent: str | Sequence[str] = "greedy",
         rules: Rules | str = "standard",
         seat: int | None = None,
         illegal_action: str = "refuse",
         render_mode: str | None = None,
+        num_players: int | None = None,
     ) -> None:
-        if seat not in (None, 0, 1):
-            raise ValueError(f"seat must be 0, 1 or None, got {seat!r}.")
+        self.rules = rules_for(rules, num_players)
+        n = self.rules.num_players
+        if seat is not None and seat not in range(n):
+            seats = "0, 1" if n == 2 else f"0 to {n - 1}"
+            raise ValueError(f"seat must be {seats} or None, got {seat!r}.")
         if illegal_action not in ("refuse", "raise"):
             raise ValueError(f"illegal_action must be 'refuse' or 'raise', got {illegal_action!r}.")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}.")
-        self.rules = find_rules(rules)
+        if isinstance(opponent, str):
+            names = [opponent] * (n - 1)
+        elif isinstance(opponent, (list, tuple)) and all(isinstance(o, str) for o in opponent):
+            names = list(opponent)
+            if len(names) != n - 1:
+                raise ValueError(
+                    f"opponent must name one bot, or {n - 1} bots (one for every other seat "
+                    f"of {n}), got {len(names)}."
+                )
+        else:
+            raise ValueError(f"opponent must be a bot name or a list of them, got {opponent!r}.")
         self.opponent_name = opponent
-        make_bot(opponent)  # fail now for an unknown name
+        """The ``opponent`` argument as given."""
+        self.opponent_names = names
+        """The bot of each other seat: the seat after the agent's first."""
+        for name in dict.fromkeys(names):
+            make_bot(name)  # fail now for an unknown name
         self.fixed_seat = seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -83,8 +114,14 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         )
         self.action_space = spaces.Discrete(size)
         self.episode: Episode | None = None
-        self.bot: Bot | None = None
+        self.bots: list[Bot] = []
+        """The bots of the current deal, in the order of :attr:`opponent_names`."""
         self.seat = 0
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot in the seat after the agent's (with two players, the opponent)."""
+        return self.bots[0] if self.bots else None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -99,29 +136,37 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         deck = options.get("deck")
         if deck is None:
             deck = shuffled_deck(int(rng.integers(2**63)))
+        n = self.rules.num_players
         dealer = options.get("dealer")
         if dealer is None:
-            dealer = int(rng.integers(2))
+            dealer = int(rng.integers(n))
         seat = options.get("seat", self.fixed_seat)
         if seat is None:
-            seat = int(rng.integers(2))
-        if seat not in (0, 1):
-            raise ValueError(f"The seat must be 0 or 1, got {seat!r}.")
+            seat = int(rng.integers(n))
+        if seat not in range(n):
+            seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
+            raise ValueError(f"The seat must be {seats}, got {seat!r}.")
         self.seat = seat
-        self.bot = make_bot(self.opponent_name, rng=random.Random(int(rng.integers(2**63))))
-        self.bot.new_deal(1 - seat, self.rules)
+        self.bots = []
+        for k, name in enumerate(self.opponent_names, start=1):
+            bot = make_bot(name, rng=random.Random(int(rng.integers(2**63))))
+            bot.new_deal((seat + k) % n, self.rules)
+            self.bots.append(bot)
         state = GameState.deal(self.rules, deck=list(deck), dealer=dealer)
         self.episode = Episode(state, self.layout)
         self._play_bot()
         return self._observation(), {"seat": seat}
 
     def _play_bot(self) -> None:
+        """Let the bots play until it is the agent's turn or the deal is over."""
         episode = self._episode()
-        bot = self.bot
-        assert bot is not None
-        other = 1 - self.seat
-        while not episode.over and episode.player == other:
-            obs = episode.observation(other)
+        n = self.rules.num_players
+        seat = self.seat
+        bots = self.bots
+        while not episode.over and episode.player != seat:
+            player = episode.player
+            bot = bots[(player - seat) % n - 1]
+            obs = episode.observation(player)
             if bot.sees_everything:
                 action = bot.act_with_state(obs, episode.state.copy())
             else:
@@ -129,7 +174,10 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
             episode.play(action)
         if episode.over:
             outcome = episode.state.outcome()
-            bot.deal_over(episode.observation(other), outcome.winner if outcome else None)
+            for k, bot in enumerate(bots, start=1):
+                bot.deal_over(
+                    episode.observation((seat + k) % n), outcome.winner if outcome else None
+                )
 
     def _episode(self) -> Episode:
         if self.episode is None:

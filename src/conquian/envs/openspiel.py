@@ -1,10 +1,12 @@
 """OpenSpiel game ``python_conquian``, registered on import.
 
-One deal of Conquian as a sequential, zero-sum, imperfect-information game with
-explicit chance: the first 40 moves are chance nodes that deal the deck card by
-card (the first ``2 * hand_size`` to the hands, the rest form the stock order).
-Player moves are the action ids of :mod:`conquian.envs.spaces`.  Returns are +1
-and -1 for a won deal, 0 for a draw, at the end only.
+One deal of Conquian for two to four players as a sequential, zero-sum,
+imperfect-information game with explicit chance: the first 40 moves are chance
+nodes that deal the deck card by card (the first ``N * hand_size`` to the hands,
+the rest form the stock order).  Player moves are the action ids of
+:mod:`conquian.envs.spaces`.  Returns come at the end only: each loser pays the
+winner one unit (+1 and -1 with two players; ``N - 1`` to the winner and -1 to each
+loser at a table of ``N``), 0 to everyone for a draw.
 
 >>> import pyspiel
 >>> import conquian.envs.openspiel
@@ -15,8 +17,15 @@ and -1 for a won deal, 0 for a draw, at the end only.
 >>> state.current_player(), [state.action_to_string(a) for a in state.legal_actions()]
 (0, ['take', 'pass'])
 
-Game parameters: ``rules`` (a preset name or rules spec, default ``standard``) and
-``dealer`` (0 or 1, default 1, so player 0 moves first).
+Game parameters: ``rules`` (a preset name or rules spec, default ``standard``),
+``num_players`` (2 to 4; the default 0 means as many as the rules say, and a preset's
+number gives way to it, see :func:`~conquian.envs.episode.rules_for`) and ``dealer``
+(a seat; the default -1 means the last seat, so that player 0 moves first: seat 1
+with two players, as before).
+
+>>> game = pyspiel.load_game("python_conquian", {"rules": "mexican", "num_players": 4})
+>>> game.num_players(), game.get_type().max_num_players
+(4, 4)
 """
 
 from __future__ import annotations
@@ -31,11 +40,11 @@ from ..actions import ActionKind
 from ..cards import CARDS, NUM_CARDS, format_mask, mask_indices
 from ..errors import ConquianError
 from ..melds import format_partition
-from ..observation import Observation
-from ..rules import find_rules
+from ..observation import Observation, PublicEvent
+from ..rules import MAX_PLAYERS
 from ..sample import determinize
-from ..state import GameState
-from .episode import Episode
+from ..state import GameState, Phase
+from .episode import Episode, rules_for
 from .spaces import (
     TensorLayout,
     bits_to_array,
@@ -43,7 +52,7 @@ from .spaces import (
     info_state_bits,
 )
 
-_DEFAULTS: dict[str, Any] = {"rules": "standard", "dealer": 1}
+_DEFAULTS: dict[str, Any] = {"rules": "standard", "num_players": 0, "dealer": -1}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_conquian",
@@ -53,7 +62,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
+    max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -66,15 +75,16 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _game_info(layout: TensorLayout) -> pyspiel.GameInfo:
     rules = layout.space.rules
-    takes = 2 * rules.hand_size + 1
+    n = rules.num_players
+    takes = n * rules.hand_size + 1
     # Each take or lay adds at most 4 steps (start, up to 3 new melds, finish) to its event.
     sub_steps = 4 * (takes + layout.max_stock + 1)
     return pyspiel.GameInfo(
         num_distinct_actions=layout.space.size,
         max_chance_outcomes=NUM_CARDS,
-        num_players=2,
+        num_players=n,
         min_utility=-1.0,
-        max_utility=1.0,
+        max_utility=float(n - 1),
         utility_sum=0.0,
         max_game_length=NUM_CARDS + layout.history_rows + sub_steps,
     )
@@ -85,14 +95,27 @@ class ConquianGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULTS, **(params or {})}
-        try:
-            self.rules = find_rules(str(merged["rules"]))
-        except ConquianError as exc:
-            raise ValueError(f"python_conquian parameter 'rules': {exc}") from None
-        self.dealer = int(merged["dealer"])
-        if self.dealer not in (0, 1):
+        num_players = int(merged["num_players"])
+        if num_players and not 2 <= num_players <= MAX_PLAYERS:
             raise ValueError(
-                f"python_conquian parameter 'dealer' must be 0 or 1, got {self.dealer}."
+                f"python_conquian parameter 'num_players' must be 2 to {MAX_PLAYERS} "
+                f"(or 0: as the rules say), got {num_players}."
+            )
+        try:
+            self.rules = rules_for(str(merged["rules"]), num_players)
+        except ConquianError as exc:
+            raise ValueError(
+                f"python_conquian parameters 'rules' and 'num_players': {exc}"
+            ) from None
+        n = self.rules.num_players
+        self.dealer = int(merged["dealer"])
+        if self.dealer == -1:
+            self.dealer = n - 1
+        elif not 0 <= self.dealer < n:
+            seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
+            raise ValueError(
+                f"python_conquian parameter 'dealer' must be {seats} (or -1: the last seat), "
+                f"got {self.dealer}."
             )
         self.layout = TensorLayout(self.rules)
         super().__init__(_GAME_TYPE, _game_info(self.layout), merged)
@@ -170,21 +193,24 @@ class ConquianState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         if self.episode is None:
-            return [0.0, 0.0]
+            return [0.0] * self.layout.num_players
         return list(self.episode.returns())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ConquianState:
         """A state with the same information state for ``player_id``, the hidden cards
-        (opponent's hand and stock order) dealt again at random.
+        (the other hands, the stock order and other players' exchange choices not yet
+        shown) dealt again at random (:meth:`~conquian.state.GameState.redeal`).
 
-        :raises ValueError: during the deal, or while the opponent is half-way through
+        :raises ValueError: during the deal, or while another player is half-way through
             choosing the melds of a take (his choices so far depend on his hand).
         """
         episode = self.episode
         if episode is None:
             raise ValueError("Cannot resample during the deal (chance nodes).")
-        if episode.pending(1 - player_id) is not None:
-            raise ValueError("Cannot resample while the opponent is choosing the melds of a take.")
+        if episode.player != player_id and episode.pending(episode.player) is not None:
+            raise ValueError(
+                "Cannot resample while another player is choosing the melds of a take."
+            )
         seed = int(probability_sampler() * 2**53)
         new: ConquianState = self.clone()
         copy = episode.copy()
@@ -202,7 +228,7 @@ def state_from_observation(
     game: ConquianGame, obs: Observation, rng: random.Random
 ) -> ConquianState:
     """A state that ``obs.viewer`` cannot tell from the real one: the cards hidden from him
-    (the opponent's hand and the stock order) are dealt at random.
+    (the other hands, the stock order, other players' exchange choices) are dealt at random.
 
     This lets an OpenSpiel search bot act on an :class:`~conquian.observation.Observation`,
     e.g. behind the bot protocol.  The game's rules must be the observation's.
@@ -213,8 +239,15 @@ def state_from_observation(
         raise ValueError("The game's rules are not the observation's.")
     if not obs.my_turn:
         raise ValueError("A state is rebuilt only when the observer is to act.")
+    count = obs.hand_counts[obs.opponent]
+    opp_hand = 0
+    if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE:
+        bit = 1 << obs.passed
+        if not (obs.seen_mask | obs.hand_mask) & bit:  # still in the hand of its receiver
+            opp_hand = bit
+            count -= 1
     unknown = mask_indices(obs.unknown_mask)
-    opp_hand = sum(1 << card for card in rng.sample(unknown, obs.hand_counts[1 - obs.viewer]))
+    opp_hand |= sum(1 << card for card in rng.sample(unknown, count))
     engine = determinize(obs, opp_hand, rng)
     engine.validate()
     episode = Episode(engine, game.layout)
@@ -243,12 +276,14 @@ class ConquianObserver:
             )
 
     def _dealt_so_far(self, state: ConquianState, player: int) -> int:
+        """The cards dealt to ``player`` so far (packets go round from the dealer's next seat)."""
         rules = self.layout.space.rules
-        receiver = 1 - state.dealer
+        n = rules.num_players
+        first = state.dealer + 1
         hand = 0
         packet = rules.deal_packet
-        for pos, card in enumerate(state.deck[: 2 * rules.hand_size]):
-            if (receiver if (pos // packet) % 2 == 0 else 1 - receiver) == player:
+        for pos, card in enumerate(state.deck[: n * rules.hand_size]):
+            if (first + pos // packet) % n == player:
                 hand |= 1 << card
         return hand
 
@@ -276,20 +311,40 @@ class ConquianObserver:
             chosen = " | choosing " + " ".join(
                 space.describe(i) for i in (pending.mode, *pending.chosen)
             )
+        extra = _table_words(obs)
         if not self.perfect_recall:
-            return f"{obs}{chosen}".replace("\n", " | ")
-        events = " ".join(
-            f"p{e.player}:{e.action}"
-            + ("" if e.action.kind is ActionKind.DISCARD else f":{CARDS[e.card]}")
-            for e in obs.history
-        )
+            return f"{obs}{extra}{chosen}".replace("\n", " | ")
+        events = " ".join(_event_words(e) for e in obs.history)
         tables = " ".join(format_partition(t) for t in obs.tables)
         centre = f"{CARDS[obs.centre]}:{obs.source.value}" if obs.centre >= 0 else "-"
         return (
             f"p{player} dealt {format_mask(dealt_hand(obs))} | history {events} | "
             f"hand {format_mask(obs.hand_mask)} | tables {tables} | centre {centre} | "
-            f"{obs.phase.value} p{obs.to_act}{chosen}"
+            f"{obs.phase.value} p{obs.to_act}{extra}{chosen}"
         )
+
+
+def _event_words(event: PublicEvent) -> str:
+    """One event of an information-state string (``p1:take 5c6c7c:7c``, ``p2:exchange ?``)."""
+    kind = event.action.kind
+    if kind is ActionKind.EXCHANGE:
+        return f"p{event.player}:exchange {CARDS[event.card] if event.card >= 0 else '?'}"
+    card = "" if kind is ActionKind.DISCARD else f":{CARDS[event.card]}"
+    return f"p{event.player}:{event.action}{card}"
+
+
+def _table_words(obs: Observation) -> str:
+    """What the strings add beyond the two-player game: with more players who turned or
+    paid the centre card and whom it is offered to; with the exchange, the viewer's two
+    cards.  Empty for the two-player game without the exchange."""
+    words = ""
+    if len(obs.tables) > 2 and obs.owner >= 0:
+        words += f" | centre owner p{obs.owner} offeree p{obs.offeree}"
+    if obs.rules.exchange_one_card:
+        passed = CARDS[obs.passed] if obs.passed >= 0 else "-"
+        received = CARDS[obs.received] if obs.received >= 0 else "-"
+        words += f" | exchange passed {passed} received {received}"
+    return words
 
 
 pyspiel.register_game(_GAME_TYPE, ConquianGame)

@@ -1,10 +1,14 @@
-"""PettingZoo AEC environment ``conquian_v0``: two agents play one deal.
+"""PettingZoo AEC environment ``conquian_v0``: two to four agents play one deal.
 
-Each agent's observation is a dict: ``observation`` (the current-observation
-tensor, int8 0/1, see :mod:`conquian.envs.spaces`) and ``action_mask``
-(int8, one entry per action id).  The agent to act steps one action id at a
-time; a take is several ids (take, melds, finish).  Rewards come at the end:
-+1 to the winner, -1 to the loser, 0 to both for a drawn deal.
+The agents are ``player_0`` ... ``player_{N-1}``, engine players ``0 .. N-1``; ``N``
+comes from the rules (``env(rules="tercerilla")`` seats three) or from
+``num_players`` (``env(rules="mexican", num_players=4)``).  Each agent's observation
+is a dict: ``observation`` (the current-observation tensor, int8 0/1, see
+:mod:`conquian.envs.spaces`) and ``action_mask`` (int8, one entry per action id).
+The agent to act steps one action id at a time; a take is several ids (take,
+melds, finish).  Rewards come at the end: each loser pays the winner one unit, so
+-1 to every loser and ``N - 1`` to the winner (+1 / -1 with two players); 0 to
+everyone for a drawn deal.
 
 >>> from conquian.envs import pettingzoo_env
 >>> env = pettingzoo_env.env()
@@ -12,6 +16,10 @@ time; a take is several ids (take, melds, finish).  Rewards come at the end:
 >>> observation, reward, termination, truncation, info = env.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) >= 1
 ((1033,), True)
+>>> three = pettingzoo_env.env(rules="tercerilla")
+>>> three.reset(seed=7)
+>>> three.possible_agents, three.agent_selection
+(['player_0', 'player_1', 'player_2'], 'player_0')
 
 An id that is not legal raises :class:`~conquian.errors.IllegalActionError`
 naming the legal ids, and changes nothing.
@@ -27,16 +35,20 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..rules import Rules, find_rules
+from ..rules import Rules
 from ..state import GameState, Phase, shuffled_deck
-from .episode import Episode
+from .episode import Episode, rules_for
 from .spaces import TensorLayout
 
 AGENTS = ("player_0", "player_1")
-"""Agent names; ``player_i`` is engine player ``i``."""
+"""Agent names of the two-player game; ``player_i`` is engine player ``i``."""
 
-_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 ObsDict = dict[str, Any]
+
+
+def agent_names(num_players: int) -> tuple[str, ...]:
+    """The agents of a table of ``num_players``: ``player_0`` ... in seat order."""
+    return tuple(f"player_{seat}" for seat in range(num_players))
 
 
 def env(**kwargs: Any) -> Any:
@@ -49,6 +61,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
 
     :param rules: a rules preset name, spec or :class:`~conquian.rules.Rules`.
     :param render_mode: ``"ansi"`` (render returns text) or ``"human"`` (prints it).
+    :param num_players: the players at the table, None for as many as the rules say
+        (see :func:`~conquian.envs.episode.rules_for`).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -57,15 +71,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: Rules | str = "standard", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str = "standard",
+        render_mode: str | None = None,
+        num_players: int | None = None,
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be 'human', 'ansi' or None, got {render_mode!r}.")
-        self.rules = find_rules(rules)
+        self.rules = rules_for(rules, num_players)
         self.render_mode = render_mode
         self.layout = TensorLayout(self.rules)
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
+        names = self._names = agent_names(self.rules.num_players)
+        self._seats = {agent: seat for seat, agent in enumerate(names)}
+        self.possible_agents = list(names)
+        self.agents = list(names)
         size = self.layout.space.size
         space = spaces.Dict(
             {
@@ -73,16 +94,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
                 "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
             }
         )
-        self.observation_spaces = {agent: space for agent in AGENTS}
-        self.action_spaces = {agent: spaces.Discrete(size) for agent in AGENTS}
+        self.observation_spaces = {agent: space for agent in names}
+        self.action_spaces = {agent: spaces.Discrete(size) for agent in names}
         self._rng = random.Random()
         self.episode: Episode | None = None
-        self.rewards = {agent: 0.0 for agent in AGENTS}
-        self._cumulative_rewards = {agent: 0.0 for agent in AGENTS}
-        self.terminations = {agent: False for agent in AGENTS}
-        self.truncations = {agent: False for agent in AGENTS}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[0]
+        self.rewards = {agent: 0.0 for agent in names}
+        self._cumulative_rewards = {agent: 0.0 for agent in names}
+        self.terminations = {agent: False for agent in names}
+        self.truncations = {agent: False for agent in names}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in names}
+        self.agent_selection = names[0]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -104,16 +125,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             deck = shuffled_deck(self._rng.randrange(2**63))
         dealer = options.get("dealer")
         if dealer is None:
-            dealer = self._rng.randrange(2)
+            dealer = self._rng.randrange(self.rules.num_players)
         state = GameState.deal(self.rules, deck=list(deck), dealer=dealer)
         self.episode = Episode(state, self.layout)
-        self.agents = list(AGENTS)
-        self.rewards = {agent: 0.0 for agent in AGENTS}
-        self._cumulative_rewards = {agent: 0.0 for agent in AGENTS}
-        self.terminations = {agent: False for agent in AGENTS}
-        self.truncations = {agent: False for agent in AGENTS}
-        self.infos = {agent: {} for agent in AGENTS}
-        self.agent_selection = AGENTS[self.episode.player]
+        names = self._names
+        self.agents = list(names)
+        self.rewards = {agent: 0.0 for agent in names}
+        self._cumulative_rewards = {agent: 0.0 for agent in names}
+        self.terminations = {agent: False for agent in names}
+        self.truncations = {agent: False for agent in names}
+        self.infos = {agent: {} for agent in names}
+        self.agent_selection = names[self.episode.player]
 
     def _episode(self) -> Episode:
         if self.episode is None:
@@ -128,7 +150,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         episode = self.episode
         if episode is None:
             episode = self._episode()  # raises
-        observation, mask = episode.observation_and_mask(_SEATS[agent])
+        observation, mask = episode.observation_and_mask(self._seats[agent])
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -145,16 +167,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
             episode = self._episode()  # raises
         episode.step(action)
         self._cumulative_rewards[agent] = 0.0
+        names = self._names
         if episode.state.phase is Phase.OVER:
             returns = episode.returns()
-            for i, name in enumerate(AGENTS):
+            for i, name in enumerate(names):
                 self.rewards[name] = returns[i]
                 self.terminations[name] = True
-            self.agent_selection = AGENTS[1 - _SEATS[agent]]
+            self.agent_selection = names[(self._seats[agent] + 1) % len(names)]
             self._accumulate_rewards()
         else:
             # Every reward is 0 until the deal ends, so there is nothing to accumulate.
-            self.agent_selection = AGENTS[episode.state.to_act]
+            self.agent_selection = names[episode.state.to_act]
         if self.render_mode == "human":
             self.render()
 

@@ -19,6 +19,8 @@ id                   meaning
 ``45`` LAY           (variant ``meld_without_take``) start laying cards, then pass
 ``46`` FINISH        the melds chosen so far complete the take (or the lay)
 ``47 .. 47+M-1``     choose meld ``id - 47`` of the meld table
+``47+M .. 47+M+39``  (variant ``exchange_one_card`` only) pass the card with index
+                     ``id - 47 - M`` to the next seat in the exchange
 ===================  ===========================================================
 
 A take is ``TAKE``, then the melds of the new table that are not already on
@@ -26,6 +28,9 @@ the player's table, in increasing id order, then ``FINISH``; the table's other
 melds stay as they are.  A forced player skips ``TAKE`` (taking is his only
 choice).  Every legal engine action has exactly one id sequence, and at every
 step the mask shows exactly the ids that lead on to at least one legal action.
+The exchange ids exist only under rules with the exchange, so every other
+rules set keeps the ids (and the size) it always had, whatever the number of
+players; ``FORCE`` forces the player who has just refused the card.
 
 >>> from conquian.state import GameState
 >>> from conquian.rules import Rules
@@ -45,6 +50,26 @@ Observation tensors
 :class:`~conquian.observation.Observation` (and nothing else) into a flat 0/1
 vector whose named slices are listed by :meth:`TensorLayout.slices`; see
 ``docs/research.md`` for the table.
+
+With two players (and no exchange) the layout is the two-player one, unchanged:
+``own_*`` slices for the observer and ``opp_*`` slices for the opponent.  With
+``N`` players every other seat is written relative to the observer, by its seat
+offset ``k = 1 .. N-1`` (``k = 1`` is the next seat, who plays after him): the
+``opp_*`` slices become ``opp1_*``, ``opp2_*`` ... in that order (tables and melds,
+then taken / declined / passed / discarded / forced, then hand counts), and four
+one-hot slices of ``N`` entries (offset 0 = the observer) are added at the end of
+the observation: ``to_act_seat``, ``dealer_seat``, ``centre_owner`` (who turned or
+paid the centre card) and ``offeree`` (whom it is offered to; in a force decision,
+who refused it).  Under the exchange the ``phase`` slice has a seventh entry
+(exchange) and two card slices follow: ``exchange_passed`` (the card the observer
+chose to pass) and ``exchange_received`` (the card he received, once the cards
+have moved).  :meth:`TensorLayout.seat_prefix` names the slices of a seat offset.
+
+>>> layout = TensorLayout(Rules(num_players=3, force_by="offerer"))
+>>> [name for name, _, _ in layout.slices()][3:7]
+['opp1_table', 'opp1_melds', 'opp2_table', 'opp2_melds']
+>>> [name for name, _, _ in layout.slices()][-4:]
+['to_act_seat', 'dealer_seat', 'centre_owner', 'offeree']
 """
 
 from __future__ import annotations
@@ -99,7 +124,9 @@ class ActionSpace:
         self.rules = rules
         self.melds = meld_table(rules.max_seq_len)
         self.num_melds = len(self.melds.melds)
-        self.size = MELD_BASE + self.num_melds
+        self.exchange_base = MELD_BASE + self.num_melds if rules.exchange_one_card else -1
+        """The first exchange id (``exchange_base + card``), or -1 without the exchange."""
+        self.size = MELD_BASE + self.num_melds + (NUM_CARDS if rules.exchange_one_card else 0)
         """How many ids there are; constant for the rules."""
         self._meld_ids = self.melds.ids
         self._masks: dict[tuple[int, ...], Mask] = {}
@@ -120,8 +147,18 @@ class ActionSpace:
         """The action id that chooses meld ``index`` of the meld table."""
         return MELD_BASE + index
 
+    def exchange_id(self, card: int) -> int:
+        """The action id that passes ``card`` in the exchange (rules with the exchange only).
+
+        >>> ActionSpace(Rules(exchange_one_card=True)).exchange_id(0)
+        229
+        """
+        if self.exchange_base < 0:
+            raise ValueError("These rules have no exchange, so no exchange ids.")
+        return self.exchange_base + card
+
     def describe(self, action_id: int) -> str:
-        """A short text for an id (``discard Kh``, ``take``, ``meld 5c6c7c``).
+        """A short text for an id (``discard Kh``, ``take``, ``meld 5c6c7c``, ``exchange Kh``).
 
         >>> ActionSpace(Rules()).describe(FINISH)
         'finish'
@@ -131,6 +168,8 @@ class ActionSpace:
             return f"discard {format_mask(1 << action_id)}"
         if action_id < MELD_BASE:
             return _NAMES[action_id]
+        if 0 <= self.exchange_base <= action_id:
+            return f"exchange {format_mask(1 << (action_id - self.exchange_base))}"
         return f"meld {format_mask(self.melds.melds[action_id - MELD_BASE], '')}"
 
     def check(self, action_id: object) -> int:
@@ -159,6 +198,8 @@ class ActionSpace:
         kind = action.kind
         if kind is ActionKind.DISCARD:
             return (DISCARD_BASE + action.card,)
+        if kind is ActionKind.EXCHANGE:
+            return (self.exchange_id(action.card),)
         if kind is ActionKind.TAKE:
             start = () if phase is Phase.FORCED else (TAKE,)
             return (*start, *self.new_meld_ids(action.melds, own_table), FINISH)
@@ -195,6 +236,10 @@ class Decision:
         lays: list[Action] = []
         if phase is Phase.DISCARD:  # the usual case, made quick: discard ids are card indexes
             self._simple: dict[int, Action] = {action.card: action for action in legal}
+            legal = ()
+        elif phase is Phase.EXCHANGE:
+            base = space.exchange_base
+            self._simple = {base + action.card: action for action in legal}
             legal = ()
         else:
             self._simple = {}
@@ -301,6 +346,16 @@ class Decision:
 
 # ----------------------------------------------------------------- tensors
 
+_SEAT_CARD_SLICES = ("taken", "declined", "passed", "discarded", "forced")
+"""The per-seat card slices of the history, in layout order."""
+_SEAT_KIND = {
+    ActionKind.TAKE: 0,
+    ActionKind.DECLINE: 1,
+    ActionKind.PASS: 2,
+    ActionKind.DISCARD: 3,
+}
+"""Which per-seat slice records another player's event, by its kind (index 4: forced)."""
+
 
 class TensorLayout:
     """Named slices of the observation and information-state tensors for one rules set."""
@@ -309,38 +364,58 @@ class TensorLayout:
         space = ActionSpace(rules)
         self.space = space
         m = space.num_melds
-        self.max_stock = NUM_CARDS - 2 * rules.hand_size
+        n = rules.num_players
+        self.num_players = n
+        """Players at the table; the other seats are written by offsets 1 .. n-1."""
+        exchange = rules.exchange_one_card
+        self.max_stock = NUM_CARDS - n * rules.hand_size
         hand_max = rules.hand_size + 1
-        self.observation_pieces: list[tuple[str, int]] = [
+        others = [self.seat_prefix(k) for k in range(1, n)]
+        pieces: list[tuple[str, int]] = [
             ("hand", NUM_CARDS),
             ("own_table", NUM_CARDS),
             ("own_melds", m),
-            ("opp_table", NUM_CARDS),
-            ("opp_melds", m),
+        ]
+        for prefix in others:
+            pieces += [(f"{prefix}_table", NUM_CARDS), (f"{prefix}_melds", m)]
+        pieces += [
             ("centre", NUM_CARDS),
             ("centre_source", 4),
             ("dead", NUM_CARDS),
             ("seen", NUM_CARDS),
-            ("opp_taken", NUM_CARDS),
-            ("opp_declined", NUM_CARDS),
-            ("opp_passed", NUM_CARDS),
-            ("opp_discarded", NUM_CARDS),
-            ("opp_forced", NUM_CARDS),
-            ("stock_count", self.max_stock + 1),
-            ("opp_hand_count", hand_max + 1),
-            ("phase", 6),
+        ]
+        for prefix in others:
+            pieces += [(f"{prefix}_{what}", NUM_CARDS) for what in _SEAT_CARD_SLICES]
+        pieces.append(("stock_count", self.max_stock + 1))
+        pieces += [(f"{prefix}_hand_count", hand_max + 1) for prefix in others]
+        pieces += [
+            ("phase", 7 if exchange else 6),
             ("to_act", 1),
             ("dealer", 1),
             ("pending_mode", 2),
             ("pending_melds", m),
         ]
-        self.row_width = 1 + 7 + NUM_CARDS + 5 + m
-        # Takes: at most hand_size per player plus the winning one.  Discards: one per
-        # non-winning take.  Each stock card is refused at most twice and each discard
-        # once, and each refusal may be followed by one force decision.
-        takes = 2 * rules.hand_size + 1
-        refusals = 2 * (self.max_stock + 1) + 2 * rules.hand_size
-        self.history_rows = history_rows or takes + (takes - 1) + 2 * refusals
+        if n > 2:
+            pieces += [
+                (name, n) for name in ("to_act_seat", "dealer_seat", "centre_owner", "offeree")
+            ]
+        if exchange:
+            pieces += [("exchange_passed", NUM_CARDS), ("exchange_received", NUM_CARDS)]
+        self.observation_pieces = pieces
+        self.actor_width = 1 if n == 2 else n
+        """History row: "the actor is the player" (two players), else the actor's seat offset."""
+        self.kind_width = 8 if exchange else 7
+        """History row: the kinds of event (an eighth, the exchange, under the exchange)."""
+        self.row_width = self.actor_width + self.kind_width + NUM_CARDS + 5 + m
+        # Takes: each puts at least one card on a table, at most hand_size per player plus
+        # the winning one.  Discards: one per non-winning take.  Each stock card is refused
+        # at most once by every player and each discard by every player but its payer, and
+        # each refusal may be followed by one force decision.  Then one choice per player in
+        # the exchange.
+        takes = n * rules.hand_size + 1
+        refusals = n * (self.max_stock + 1) + (n - 1) * (takes - 1)
+        exchanges = n if exchange else 0
+        self.history_rows = history_rows or takes + (takes - 1) + 2 * refusals + exchanges
         self.info_pieces: list[tuple[str, int]] = [
             *self.observation_pieces,
             ("dealt_hand", NUM_CARDS),
@@ -352,20 +427,33 @@ class TensorLayout:
             self.offsets[name] = offset
             offset += size
         self.observation_size = sum(size for _, size in self.observation_pieces)
-        self._table_bits: dict[tuple[Partition, bool], tuple[int, int]] = {}
+        self._table_bits: dict[tuple[Partition, int], tuple[int, int]] = {}
+        self._table_at = [self.offsets[f"{self.seat_prefix(k)}_table"] for k in range(n)]
+        self._melds_at = [self.offsets[f"{self.seat_prefix(k)}_melds"] for k in range(n)]
         self.info_size = offset
 
-    def table_bits(self, table: Partition, own: bool) -> tuple[int, int]:
-        """A table's card mask, and its bits in the ``own_*`` or ``opp_*`` slices (memoized)."""
-        key = (table, own)
+    def seat_prefix(self, offset: int) -> str:
+        """The name prefix of the slices of the seat ``offset`` places after the observer:
+        ``own`` for himself, ``opp`` for the opponent of a two-player game, else ``opp<offset>``.
+
+        >>> TensorLayout(Rules()).seat_prefix(1)
+        'opp'
+        """
+        if offset == 0:
+            return "own"
+        return "opp" if self.num_players == 2 else f"opp{offset}"
+
+    def table_bits(self, table: Partition, offset: int) -> tuple[int, int]:
+        """A table's card mask, and its bits in the table and melds slices of the seat
+        ``offset`` places after the observer (0: his own; memoized)."""
+        key = (table, offset)
         found = self._table_bits.get(key)
         if found is None:
             if len(self._table_bits) > 100_000:
                 self._table_bits.clear()
             mask = partition_mask(table)
-            prefix = "own" if own else "opp"
-            bits = mask << self.offsets[f"{prefix}_table"]
-            base = self.offsets[f"{prefix}_melds"]
+            bits = mask << self._table_at[offset]
+            base = self._melds_at[offset]
             ids = self.space.melds.ids
             for meld in table:
                 bits |= 1 << (base + ids[meld])
@@ -401,7 +489,9 @@ _KIND_ROW = {
     ActionKind.FORCE: 3,
     ActionKind.NO_FORCE: 4,
     ActionKind.DISCARD: 5,
+    ActionKind.EXCHANGE: 7,
 }
+"""History row kind index (6 is a lay-and-pass, 7 the exchange)."""
 
 
 class Pending(NamedTuple):
@@ -440,26 +530,25 @@ def observation_bits(
     """
     off = layout.offsets
     me = obs.viewer
-    opp = 1 - me
-    own_mask, own_bits = layout.table_bits(obs.tables[me], True)
-    opp_mask, opp_bits = layout.table_bits(obs.tables[opp], False)
-    seen = own_mask | opp_mask | obs.dead_mask
-    bits = obs.hand_mask | own_bits | opp_bits
+    n = len(obs.tables)
+    seen = obs.dead_mask
+    bits = obs.hand_mask
+    for k in range(n):
+        mask, table_bits = layout.table_bits(obs.tables[(me + k) % n], k)
+        seen |= mask
+        bits |= table_bits
     if obs.centre >= 0:
         seen |= 1 << obs.centre
         bits |= 1 << (off["centre"] + obs.centre)
         bits |= 1 << (off["centre_source"] + _SOURCE_INDEX[obs.source])
     bits |= obs.dead_mask << off["dead"] | seen << off["seen"]
-    taken, declined, passed, discarded, forced = _opponent_history(obs)
-    bits |= (
-        taken << off["opp_taken"]
-        | declined << off["opp_declined"]
-        | passed << off["opp_passed"]
-        | discarded << off["opp_discarded"]
-        | forced << off["opp_forced"]
-    )
+    history = seat_history(obs)
+    for k in range(1, n):
+        prefix = layout.seat_prefix(k)
+        for what, cards in zip(_SEAT_CARD_SLICES, history[k], strict=True):
+            bits |= cards << off[f"{prefix}_{what}"]
+        bits |= 1 << (off[f"{prefix}_hand_count"] + obs.hand_counts[(me + k) % n])
     bits |= 1 << (off["stock_count"] + min(obs.stock_count, layout.max_stock))
-    bits |= 1 << (off["opp_hand_count"] + obs.hand_counts[opp])
     bits |= 1 << (off["phase"] + _PHASE_INDEX[obs.phase])
     if obs.to_act == me and obs.phase is not Phase.OVER:
         bits |= 1 << off["to_act"]
@@ -470,27 +559,46 @@ def observation_bits(
         base = off["pending_melds"] - MELD_BASE
         for action_id in pending.chosen:
             bits |= 1 << (base + action_id)
+    if n > 2:
+        if obs.phase is not Phase.OVER:
+            bits |= 1 << (off["to_act_seat"] + (obs.to_act - me) % n)
+        bits |= 1 << (off["dealer_seat"] + (obs.dealer - me) % n)
+        if obs.owner >= 0:
+            bits |= 1 << (off["centre_owner"] + (obs.owner - me) % n)
+        if obs.offeree >= 0:
+            bits |= 1 << (off["offeree"] + (obs.offeree - me) % n)
+    if obs.rules.exchange_one_card:
+        if obs.passed >= 0:
+            bits |= 1 << (off["exchange_passed"] + obs.passed)
+        if obs.received >= 0:
+            bits |= 1 << (off["exchange_received"] + obs.received)
     return bits
 
 
-def _opponent_history(obs: Observation) -> tuple[int, int, int, int, int]:
-    """Cards the opponent took, declined, passed, discarded and was forced to take."""
-    taken = declined = passed = discarded = forced = 0
-    opp = 1 - obs.viewer
+def seat_history(obs: Observation) -> list[list[int]]:
+    """Per seat offset ``k`` (0 unused): the cards that seat took, declined, passed and
+    discarded, and those the observer forced on it (see ``_SEAT_CARD_SLICES``).
+
+    Another player's exchange choice is never read: exchange events are skipped.
+    """
+    n = len(obs.tables)
+    me = obs.viewer
+    found = [[0] * len(_SEAT_CARD_SLICES) for _ in range(n)]
+    previous = -1
     for event in obs.history:
         kind = event.action.kind
-        if event.player == opp:
-            if kind is ActionKind.TAKE:
-                taken |= 1 << event.card
-            elif kind is ActionKind.DECLINE:
-                declined |= 1 << event.card
-            elif kind is ActionKind.PASS:
-                passed |= 1 << event.card
-            elif kind is ActionKind.DISCARD:
-                discarded |= 1 << event.card
+        k = (event.player - me) % n
+        if k:
+            index = _SEAT_KIND.get(kind)
+            if index is not None:
+                found[k][index] |= 1 << event.card
         elif kind is ActionKind.FORCE:
-            forced |= 1 << event.card
-    return (taken, declined, passed, discarded, forced)
+            # the refuser is the other player, or (more players) who acted just before
+            refuser = 1 - me if n == 2 else previous
+            if refuser >= 0:
+                found[(refuser - me) % n][4] |= 1 << event.card
+        previous = event.player
+    return found
 
 
 def encode_observation(
@@ -509,7 +617,8 @@ def encode_observation(
 
 
 def dealt_hand(obs: Observation) -> int:
-    """The hand the player was dealt, worked out from his observation and its history."""
+    """The hand the player was dealt, worked out from his observation and its history
+    (before the exchange, if there is one)."""
     me = obs.viewer
     taken = discarded = 0
     for event in obs.history:
@@ -518,7 +627,10 @@ def dealt_hand(obs: Observation) -> int:
                 taken |= 1 << event.card
             elif event.action.kind is ActionKind.DISCARD:
                 discarded |= 1 << event.card
-    return obs.hand_mask | (partition_mask(obs.tables[me]) & ~taken) | discarded
+    hand = obs.hand_mask | (partition_mask(obs.tables[me]) & ~taken) | discarded
+    if obs.received >= 0 and obs.passed >= 0:  # the cards have moved: undo the exchange
+        hand = (hand & ~(1 << obs.received)) | 1 << obs.passed
+    return hand
 
 
 def info_state_bits(layout: TensorLayout, obs: Observation, pending: Pending | None) -> int:
@@ -530,26 +642,31 @@ def info_state_bits(layout: TensorLayout, obs: Observation, pending: Pending | N
             f"The history has {len(obs.history)} events, more than the "
             f"{layout.history_rows} rows of the information-state tensor."
         )
-    space = layout.space
     width = layout.row_width
     base = layout.offsets["history"]
-    tables: list[Partition] = [(), ()]
+    tables: list[Partition] = [()] * len(obs.tables)
     for row, event in enumerate(obs.history):
-        bits |= _row_bits(space, event, tables, obs.viewer) << (base + row * width)
+        bits |= _row_bits(layout, event, tables, obs.viewer) << (base + row * width)
     return bits
 
 
-def _row_bits(space: ActionSpace, event: PublicEvent, tables: list[Partition], me: int) -> int:
+def _row_bits(layout: TensorLayout, event: PublicEvent, tables: list[Partition], me: int) -> int:
     action = event.action
     kind = action.kind
-    bits = 1 if event.player == me else 0
+    n = len(tables)
+    bits = (1 if event.player == me else 0) if n == 2 else 1 << (event.player - me) % n
+    at = layout.actor_width
     kind_index = 6 if kind is ActionKind.PASS and action.melds else _KIND_ROW[kind]
-    bits |= 1 << (1 + kind_index)
-    bits |= 1 << (8 + event.card)
-    bits |= 1 << (8 + NUM_CARDS + _SOURCE_ROW[event.source])
+    bits |= 1 << (at + kind_index)
+    at += layout.kind_width
+    if event.card >= 0:  # (another player's exchange choice is hidden: no card)
+        bits |= 1 << (at + event.card)
+    at += NUM_CARDS
+    bits |= 1 << (at + _SOURCE_ROW[event.source])
+    at += 5
     if action.melds:
-        for action_id in space.new_meld_ids(action.melds, tables[event.player]):
-            bits |= 1 << (8 + NUM_CARDS + 5 + action_id - MELD_BASE)
+        for action_id in layout.space.new_meld_ids(action.melds, tables[event.player]):
+            bits |= 1 << (at + action_id - MELD_BASE)
         tables[event.player] = action.melds
     return bits
 

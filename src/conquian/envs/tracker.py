@@ -11,10 +11,13 @@ every entry that is set; so does an update after the public history was replaced
 The from-scratch encoder :func:`~conquian.envs.spaces.observation_bits` stays the
 reference: the tests check that both agree at every step of many random deals.
 
-What an update reads is all part of the player's own observation: his hand, both
-tables, the centre card and its source, the dead pile, the stock size, the
-opponent's hand *size*, the phase, whose turn it is, the dealer, the public
-history and his own unfinished take.  Never the opponent's hand or the stock order.
+What an update reads is all part of the player's own observation: his hand, every
+table, the centre card, its source and (more players) who turned or paid it and
+whom it is offered to, the dead pile, the stock size, the other hands' *sizes*,
+the phase, whose turn it is, the dealer, the public history, his own unfinished
+take and (under the exchange) the card he chose to pass and the one he received.
+Never another player's hand, another player's exchange choice (exchange events of
+the history are skipped) or the stock order.
 
 >>> from conquian.envs.episode import Episode
 >>> from conquian.rules import Rules
@@ -42,13 +45,22 @@ from .spaces import MELD_BASE, TAKE, Mask, Pending, TensorLayout
 
 _SOURCE_INDEX = {Source.DISCARD: 0, Source.PASSED: 1, Source.TURNED: 2, Source.UPCARD: 3}
 _PHASE_INDEX = {phase: i for i, phase in enumerate(Phase)}
-# Where an opponent's event (or the observer's force) is recorded: slice name by kind.
-_OPP_SLICE = {
-    ActionKind.TAKE: "opp_taken",
-    ActionKind.DECLINE: "opp_declined",
-    ActionKind.PASS: "opp_passed",
-    ActionKind.DISCARD: "opp_discarded",
+# Where another player's event is recorded: slice name (after the seat's prefix) by kind.
+_SEAT_SLICE = {
+    ActionKind.TAKE: "taken",
+    ActionKind.DECLINE: "declined",
+    ActionKind.PASS: "passed",
+    ActionKind.DISCARD: "discarded",
 }
+# The one-hot slices of the N-player game and of the exchange, in the order update reads them.
+_EXTRA_SLICES = (
+    "to_act_seat",
+    "dealer_seat",
+    "centre_owner",
+    "offeree",
+    "exchange_passed",
+    "exchange_received",
+)
 
 
 class _Offsets(NamedTuple):
@@ -60,8 +72,6 @@ class _Offsets(NamedTuple):
     dead: int
     seen: int
     stock_count: int
-    opp_hand_count: int
-    opp_forced: int
     phase: int
     to_act: int
     dealer: int
@@ -85,27 +95,30 @@ class ObservationTracker:
     """One player's observation tensor, rewritten in place from what changed.
 
     :param layout: the tensor layout of the rules.
-    :param player: the observing player (0 or 1).
+    :param player: the observing player (0 to ``layout.num_players - 1``).
     """
 
     __slots__ = (
         "_at",
         "_centre",
+        "_counts",
         "_dead",
         "_dealer",
+        "_extra",
+        "_extra_at",
+        "_forced_at",
         "_hand",
         "_last",
         "_length",
-        "_opp",
-        "_opp_count",
-        "_opp_slices",
-        "_own",
+        "_others",
         "_pending",
         "_phase",
+        "_seat_slices",
         "_seen",
         "_source",
         "_stock",
         "_table_bits",
+        "_tables",
         "_to_act",
         "buffer",
         "layout",
@@ -120,10 +133,11 @@ class ObservationTracker:
     _centre: int
     _source: int
     _stock: int
-    _opp_count: int
     _to_act: int
     _dealer: int
     _length: int
+    _counts: list[int]
+    _extra: list[int]
 
     def __init__(self, layout: TensorLayout, player: int) -> None:
         self.layout = layout
@@ -134,10 +148,19 @@ class ObservationTracker:
         """A read-only int8 view of :attr:`buffer`; it changes at every update."""
         self.view.flags.writeable = False
         off = layout.offsets
+        n = layout.num_players
         self._at = _Offsets(*(off[name] for name in _Offsets._fields))
-        self._opp_slices = {kind: off[name] for kind, name in _OPP_SLICE.items()}
-        self._own: Partition = ()
-        self._opp: Partition = ()
+        prefixes = [layout.seat_prefix(k) for k in range(n)]
+        # Per seat offset (0, the player himself, has none): where its events go.
+        self._seat_slices: list[dict[ActionKind, int]] = [{}] + [
+            {kind: off[f"{prefixes[k]}_{name}"] for kind, name in _SEAT_SLICE.items()}
+            for k in range(1, n)
+        ]
+        self._forced_at = [-1] + [off[f"{prefixes[k]}_forced"] for k in range(1, n)]
+        # (seat, hand count slice) of every other player, next seat first.
+        self._others = [((player + k) % n, off[f"{prefixes[k]}_hand_count"]) for k in range(1, n)]
+        self._extra_at = [off[name] for name in _EXTRA_SLICES if name in off]
+        self._tables: tuple[Partition, ...] | None = None
         self._phase: Phase | None = None
         self._pending: Pending | None = None
         self._last: PublicEvent | None = None
@@ -151,6 +174,8 @@ class ObservationTracker:
         new.buffer = bytearray(self.buffer)
         new.view = np.frombuffer(new.buffer, dtype=np.int8)
         new.view.flags.writeable = False
+        new._counts = list(self._counts)
+        new._extra = list(self._extra)
         return new
 
     def array(self) -> Mask:
@@ -168,6 +193,8 @@ class ObservationTracker:
         """Bring the tensor up to date with ``state`` and ``history`` as the player sees them.
 
         ``pending``: the player's unfinished take or lay, if he is choosing one.
+        ``history`` may hold every player's exchange choice: only the player's own is read
+        (from ``state``); the exchange events themselves are skipped.
         """
         length = self._length
         if length and (len(history) < length or history[length - 1] is not self._last):
@@ -181,8 +208,6 @@ class ObservationTracker:
             dead_at,
             seen_at,
             stock_count_at,
-            opp_hand_count_at,
-            opp_forced_at,
             phase_at,
             to_act_at,
             dealer_at,
@@ -191,24 +216,30 @@ class ObservationTracker:
         ) = self._at
         me = self.player
         hands = state.hands
+        n = len(hands)
         hand = hands[me]
         if hand != self._hand:
             _write(buffer, hand_at, self._hand, hand)
             self._hand = hand
         tables = state.tables
-        own = tables[me]
-        opp = tables[1 - me]
-        if own is not self._own or opp is not self._opp:
+        if tables is not self._tables:
             table_bits = self.layout.table_bits
-            bits = table_bits(own, True)[1] | table_bits(opp, False)[1]
+            if n == 2:
+                bits = table_bits(tables[me], 0)[1] | table_bits(tables[1 - me], 1)[1]
+            else:
+                bits = 0
+                for k in range(n):
+                    bits |= table_bits(tables[(me + k) % n], k)[1]
             _write(buffer, 0, self._table_bits, bits)
             self._table_bits = bits
-            self._own = own
-            self._opp = opp
+            self._tables = tables
         centre = state.centre
         dead = state.dead_mask
         masks = state.table_masks
         seen = masks[0] | masks[1] | dead
+        if n > 2:
+            for mask in masks[2:]:
+                seen |= mask
         if centre >= 0:
             seen |= 1 << centre
             source = _SOURCE_INDEX[state.source]
@@ -229,19 +260,24 @@ class ObservationTracker:
         if seen != self._seen:
             _write(buffer, seen_at, self._seen, seen)
             self._seen = seen
-        if len(history) > length:
-            # The opponent's takes, refusals and discards, and the cards the player forced.
-            opp_player = 1 - me
-            slices = self._opp_slices
-            for event in history[length:]:
+        end = len(history)
+        if end > length:
+            # Other players' takes, refusals and discards, and the cards the player forced.
+            slices = self._seat_slices
+            for i in range(length, end):
+                event = history[i]
+                actor = event.player
                 kind = event.action.kind
-                if event.player == opp_player:
-                    base = slices.get(kind)
+                if actor != me:
+                    base = slices[(actor - me) % n].get(kind)
                     if base is not None:
                         buffer[base + event.card] = 1
                 elif kind is ActionKind.FORCE:
-                    buffer[opp_forced_at + event.card] = 1
-            self._length = len(history)
+                    # the refuser: the other player, or (more players) who acted just before
+                    refuser = 1 - me if n == 2 else history[i - 1].player if i else -1
+                    if refuser >= 0:
+                        buffer[self._forced_at[(refuser - me) % n] + event.card] = 1
+            self._length = end
             self._last = history[-1]
         stock = len(state.stock) - state.stock_pos
         if stock > self.layout.max_stock:
@@ -251,12 +287,15 @@ class ObservationTracker:
                 buffer[stock_count_at + self._stock] = 0
             buffer[stock_count_at + stock] = 1
             self._stock = stock
-        count = hands[1 - me].bit_count()
-        if count != self._opp_count:
-            if self._opp_count >= 0:
-                buffer[opp_hand_count_at + self._opp_count] = 0
-            buffer[opp_hand_count_at + count] = 1
-            self._opp_count = count
+        counts = self._counts
+        for i, (seat, count_at) in enumerate(self._others):
+            count = hands[seat].bit_count()
+            old = counts[i]
+            if count != old:
+                if old >= 0:
+                    buffer[count_at + old] = 0
+                buffer[count_at + count] = 1
+                counts[i] = count
         phase = state.phase
         if phase is not self._phase:
             if self._phase is not None:
@@ -273,6 +312,36 @@ class ObservationTracker:
             self._write_pending(self._pending, 0)
             self._write_pending(pending, 1)
             self._pending = pending
+        if self._extra_at:
+            self._update_extra(state)
+
+    def _update_extra(self, state: GameState) -> None:
+        """The one-hot slices of the N-player game (seats as offsets from the player) and
+        of the exchange (only the player's own choice, and the card he received)."""
+        me = self.player
+        n = len(state.hands)
+        values: list[int] = []
+        if n > 2:
+            over = state.phase is Phase.OVER
+            values += [
+                -1 if over else (state.to_act - me) % n,
+                (state.dealer - me) % n,
+                -1 if state.owner < 0 else (state.owner - me) % n,
+                -1 if state.offeree < 0 else (state.offeree - me) % n,
+            ]
+        if state.rules.exchange_one_card:
+            values += [state.exchange[me] if state.exchange else -1, state.received(me)]
+        buffer = self.buffer
+        extra = self._extra
+        for i, at in enumerate(self._extra_at):
+            old = extra[i]
+            value = values[i]
+            if value != old:
+                if old >= 0:
+                    buffer[at + old] = 0
+                if value >= 0:
+                    buffer[at + value] = 1
+                extra[i] = value
 
     def _write_pending(self, pending: Pending | None, value: int) -> None:
         if pending is None:
@@ -288,10 +357,11 @@ class ObservationTracker:
         """Back to the all-zero tensor; the next update writes every entry that is set."""
         self.buffer[:] = bytes(len(self.buffer))
         self._hand = self._dead = self._seen = self._table_bits = 0
-        self._own = ()
-        self._opp = ()
+        self._tables = None
         self._centre = self._source = -1
-        self._stock = self._opp_count = -1
+        self._stock = -1
+        self._counts = [-1] * len(self._others)
+        self._extra = [-1] * len(self._extra_at)
         self._phase = None
         self._to_act = self._dealer = 0
         self._pending = None
