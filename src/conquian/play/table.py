@@ -29,7 +29,14 @@ from ..present.terminal import (
     player_labels,
     stock_count,
 )
-from ..present.words import DEALER_NOTE, LAST_MOVES, TO_PLAY_NOTE, Names, centre_origin, hand_count
+from ..present.words import (
+    Names,
+    centre_origin,
+    dealer_note,
+    hand_count,
+    last_moves_heading,
+    to_play_note,
+)
 from ..state import Phase
 
 __all__ = ["Board", "board_lines"]
@@ -88,7 +95,7 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     head: Line = [Span(board.labels[p], style)]
     notes: list[str] = []
     if obs.dealer == p:
-        notes.append(DEALER_NOTE)
+        notes.append(dealer_note())
     hand = board.hands[p]
     count = obs.hand_counts[p]
     notes.append(hand_count(count))
@@ -97,7 +104,7 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     if len(obs.tables) > 2 and p == (board.bottom + 1) % len(obs.tables):
         head += [Span(look.sep, DIM), Span(on_your_right_note(), DIM)]
     if obs.phase is not Phase.OVER and obs.to_act == p:
-        head += [Span(look.sep, DIM), Span(TO_PLAY_NOTE, TURN_STYLE)]
+        head += [Span(look.sep, DIM), Span(to_play_note(), TURN_STYLE)]
     table_label, hand_label = player_labels()
     lines = [head, [Span(table_label), *melds_spans(look, obs.tables[p])]]
     if hand is not None:
@@ -146,6 +153,6 @@ def board_lines(board: Board, look: CardLook) -> list[Line]:
     lines += _player_lines(board, board.bottom, look)
     if board.log_size and board.log:
         lines.append([])
-        lines.append([Span(LAST_MOVES, BOLD)])
+        lines.append([Span(last_moves_heading(), BOLD)])
         lines += [[Span("  "), *line] for line in board.log[-board.log_size :]]
     return lines

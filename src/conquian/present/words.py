@@ -24,6 +24,7 @@ from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
 from ..rules import Forcing, MatchKind, MeldWithoutTake, Rules, Scoring
 from ..state import Outcome, Phase, Source, Termination
+from .i18n import Domain, Part, fill
 from .rules_text import help_summary
 from .spans import (
     BOLD,
@@ -39,16 +40,16 @@ from .spans import (
 )
 
 __all__ = [
-    "DEALER_NOTE",
-    "LAST_MOVES",
-    "TO_PLAY_NOTE",
+    "WORDS",
     "Names",
     "centre_origin",
     "deal_heading",
+    "dealer_note",
     "describe_action",
     "describe_events",
     "hand_count",
     "help_text",
+    "last_moves_heading",
     "match_line",
     "match_result_line",
     "options_line",
@@ -59,7 +60,15 @@ __all__ = [
     "situation",
     "take_forms",
     "take_short_forms",
+    "to_play_note",
 ]
+
+
+WORDS = Domain("conquian")
+"""The game's words (the catalogue every front end shares)."""
+_ = WORDS.gettext
+ngettext = WORDS.ngettext
+pgettext = WORDS.pgettext
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +80,28 @@ class Names:
 
     def subj(self, p: int) -> str:
         """At the start of a sentence: ``You`` or the name."""
-        return "You" if p == self.me else self.names[p]
+        return _("You") if p == self.me else self.names[p]
 
     def obj(self, p: int) -> str:
-        return "you" if p == self.me else self.names[p]
+        return pgettext("object", "you") if p == self.me else self.names[p]
 
     def poss(self, p: int) -> str:
-        return "your" if p == self.me else f"{self.names[p]}'s"
+        return _("your") if p == self.me else _("{player}'s").format(player=self.names[p])
 
     def cap_poss(self, p: int) -> str:
-        return "Your" if p == self.me else f"{self.names[p]}'s"
+        return _("Your") if p == self.me else _("{player}'s").format(player=self.names[p])
+
+    def told(self, p: int, mine: str, theirs: str, style: str = "", **parts: Part) -> Line:
+        """The rest of a sentence about player ``p`` (no subject): ``mine`` if he is the
+        viewer, else ``theirs`` (both translated; they differ where verbs agree)."""
+        return fill(mine if p == self.me else theirs, style, **parts)
+
+    def said(self, p: int, mine: str, theirs: str, style: str = "", **parts: Part) -> Line:
+        """A sentence about player ``p``: ``mine`` (already translated) if he is the viewer,
+        else ``theirs`` with ``{player}`` his name."""
+        if p == self.me:
+            return fill(mine, style, **parts)
+        return fill(theirs, style, player=self.names[p], **parts)
 
 
 def _played(melds: Partition, old: Partition, centre: int) -> int:
@@ -90,32 +111,67 @@ def _played(melds: Partition, old: Partition, centre: int) -> int:
 
 
 def _take_line(
-    names: Names, look: CardLook, event: PublicEvent, old: Partition, forced: bool, out_at: int
+    names: Names,
+    look: CardLook,
+    event: PublicEvent,
+    old: Partition,
+    forced: bool,
+    out_at: int,
+    then: bool,
 ) -> Line:
+    """A take in words; ``then``: it goes on a sentence by the same player, no subject."""
     p, card, new = event.player, event.card, event.action.melds
-    who = names.subj(p)
+    c = card_span(look, card)
     if event.source is Source.TURNED and not forced:
-        line: Line = [Span(f"{who} turned "), card_span(look, card), Span(" and took it")]
+        line = (
+            names.told(
+                p,
+                pgettext("you", "turned {card} and took it"),
+                _("turned {card} and took it"),
+                card=c,
+            )
+            if then
+            else names.said(
+                p,
+                _("You turned {card} and took it"),
+                _("{player} turned {card} and took it"),
+                card=c,
+            )
+        )
         turned = True
     elif event.source is Source.UPCARD:
-        line = [Span(f"{who} took the upcard "), card_span(look, card)]
+        line = names.said(
+            p, _("You took the upcard {card}"), _("{player} took the upcard {card}"), card=c
+        )
         turned = False
     else:
-        line = [Span(f"{who} took "), card_span(look, card)]
+        if then:
+            line = names.told(p, pgettext("you", "took {card}"), _("took {card}"), card=c)
+        else:
+            line = names.said(p, _("You took {card}"), _("{player} took {card}"), card=c)
         turned = False
         if forced:
-            line.append(Span(" (forced)"))
+            line += names.told(p, pgettext("you", " (forced)"), _(" (forced)"))
     laid = _played(new, old, card)
-    changed = [m for m in new if m not in old]
-    if turned:
-        line.append(Span(", laying " if laid else ", making "))
+    changed = melds_spans(look, [m for m in new if m not in old])
+    if turned and laid:
+        line += names.told(
+            p, pgettext("you", ", laying {melds}"), _(", laying {melds}"), melds=changed
+        )
+    elif laid:
+        line += names.told(
+            p, pgettext("you", " and laid {melds}"), _(" and laid {melds}"), melds=changed
+        )
     else:
-        line.append(Span(" and laid " if laid else ", making "))
-    line.extend(melds_spans(look, changed))
+        line += names.told(
+            p, pgettext("you", ", making {melds}"), _(", making {melds}"), melds=changed
+        )
     if any(not any(m & ~n == 0 for n in new) for m in old):
-        line.append(Span(", rearranging the table"))
+        line += names.told(
+            p, pgettext("you", ", rearranging the table"), _(", rearranging the table")
+        )
     if partition_mask(new).bit_count() >= out_at:
-        line.append(Span(" and went out!", BOLD))
+        line += names.told(p, pgettext("you", " and went out!"), _(" and went out!"), BOLD)
     return line
 
 
@@ -132,47 +188,99 @@ def describe_events(
     for event in history:
         p, action, card = event.player, event.action, event.card
         kind = action.kind
-        who = names.subj(p)
         merge = bool(lines) and last is not None and last.player == p
+        after_decline = merge and last is not None and last.action.kind is ActionKind.DECLINE
+        c = card_span(look, card) if card >= 0 else Span("")
         if kind is ActionKind.DISCARD:
             if merge and last is not None and last.action.kind is ActionKind.TAKE:
-                lines[-1] += [Span(", discarded "), card_span(look, card)]
+                lines[-1] += names.told(
+                    p, pgettext("you", ", discarded {card}"), _(", discarded {card}"), card=c
+                )
             else:
-                lines.append([Span(f"{who} discarded "), card_span(look, card)])
+                lines.append(
+                    names.said(p, _("You discarded {card}"), _("{player} discarded {card}"), card=c)
+                )
         elif kind is ActionKind.TAKE:
             forced = last is not None and last.action.kind is ActionKind.FORCE
-            line = _take_line(names, look, event, tables[p], forced, out_at)
+            line = _take_line(names, look, event, tables[p], forced, out_at, after_decline)
             tables[p] = action.melds
-            after_decline = last is not None and last.action.kind is ActionKind.DECLINE
-            _add_line(lines, line, who, merge and after_decline)
+            _add_line(lines, line, after_decline)
         elif kind is ActionKind.DECLINE:
-            lines.append([Span(f"{who} declined "), card_span(look, card)])
+            lines.append(
+                names.said(p, _("You declined {card}"), _("{player} declined {card}"), card=c)
+            )
         elif kind is ActionKind.PASS:
-            line = [Span(f"{who} turned "), card_span(look, card)]
             if action.melds:
-                line += [Span(", laid "), *melds_spans(look, action.melds)]
+                laid = melds_spans(look, action.melds)
                 tables[p] = action.melds
-            line.append(Span(" and passed it"))
-            after_decline = last is not None and last.action.kind is ActionKind.DECLINE
-            _add_line(lines, line, who, merge and after_decline)
+                if after_decline:
+                    line = names.told(
+                        p,
+                        pgettext("you", "turned {card}, laid {melds} and passed it"),
+                        _("turned {card}, laid {melds} and passed it"),
+                        card=c,
+                        melds=laid,
+                    )
+                else:
+                    line = names.said(
+                        p,
+                        _("You turned {card}, laid {melds} and passed it"),
+                        _("{player} turned {card}, laid {melds} and passed it"),
+                        card=c,
+                        melds=laid,
+                    )
+            elif after_decline:
+                line = names.told(
+                    p,
+                    pgettext("you", "turned {card} and passed it"),
+                    _("turned {card} and passed it"),
+                    card=c,
+                )
+            else:
+                line = names.said(
+                    p,
+                    _("You turned {card} and passed it"),
+                    _("{player} turned {card} and passed it"),
+                    card=c,
+                )
+            _add_line(lines, line, after_decline)
         elif kind is ActionKind.EXCHANGE:
             if action.card >= 0:  # the viewer's own choice (others' stay hidden)
-                lines.append([Span(f"{who} chose "), card_span(look, card), Span(" to pass on")])
+                lines.append(
+                    names.said(
+                        p,
+                        _("You chose {card} to pass on"),
+                        _("{player} chose {card} to pass on"),
+                        card=c,
+                    )
+                )
             else:
-                lines.append([Span(f"{who} chose a card to pass on")])
+                lines.append(
+                    names.said(
+                        p, _("You chose a card to pass on"), _("{player} chose a card to pass on")
+                    )
+                )
         elif kind is ActionKind.FORCE:
             refuser = _refuser(last, p, len(names.names))
             lines.append(
-                [Span(f"{who} forced {names.obj(refuser)} to take "), card_span(look, card)]
+                names.said(
+                    p,
+                    _("You forced {other} to take {card}"),
+                    _("{player} forced {other} to take {card}"),
+                    other=names.obj(refuser),
+                    card=c,
+                )
             )
         else:
             refuser = _refuser(last, p, len(names.names))
             lines.append(
-                [
-                    Span(f"{who} did not force "),
-                    card_span(look, card),
-                    Span(f" on {names.obj(refuser)}"),
-                ]
+                names.said(
+                    p,
+                    _("You did not force {card} on {other}"),
+                    _("{player} did not force {card} on {other}"),
+                    other=names.obj(refuser),
+                    card=c,
+                )
             )
         last = event
     return lines
@@ -197,36 +305,41 @@ def _forcer(obs: Observation) -> int:
     return _owner(obs)
 
 
-def _lower_first(line: Line, who: str) -> Line:
-    """Drop the subject from a line that continues a sentence by the same player."""
-    first = line[0]
-    if first.text.startswith(who + " "):
-        return [Span(first.text[len(who) + 1 :], first.style), *line[1:]]
-    return line
-
-
 def centre_origin(obs: Observation, names: Names) -> str:
     """Where the centre card came from, e.g. ``discarded by Bot``."""
     actor = obs.to_act
     source, phase = obs.source, obs.phase
     if source is Source.UPCARD:
-        return "the upcard, turned after the deal"
+        return _("the upcard, turned after the deal")
     if phase is Phase.TURN:
-        return f"turned from the stock by {names.obj(actor)}"
+        return _("turned from the stock by {player}").format(player=names.obj(actor))
     owner = _owner(obs)
     if phase is Phase.OFFER:
         if source is Source.DISCARD:
-            return f"discarded by {names.obj(owner)}"
-        return f"turned by {names.obj(owner)} and passed to {names.obj(actor)}"
+            return _("discarded by {player}").format(player=names.obj(owner))
+        return _("turned by {owner} and passed to {player}").format(
+            owner=names.obj(owner), player=names.obj(actor)
+        )
     if phase is Phase.FORCE:  # the player to act decides about the refuser
         refuser = obs.offeree if obs.offeree >= 0 else (actor + 1) % len(obs.tables)
         if source is Source.TURNED:
-            return f"turned and passed by {names.obj(refuser)}"
+            return _("turned and passed by {player}").format(player=names.obj(refuser))
         if source is Source.DISCARD:
-            return f"discarded by {names.obj(owner)}, declined by {names.obj(refuser)}"
-        return f"turned by {names.obj(owner)}, declined by {names.obj(refuser)}"
+            return _("discarded by {owner}, declined by {player}").format(
+                owner=names.obj(owner), player=names.obj(refuser)
+            )
+        return _("turned by {owner}, declined by {player}").format(
+            owner=names.obj(owner), player=names.obj(refuser)
+        )
     if phase is Phase.FORCED:
-        return f"{names.obj(_forcer(obs))} forces {names.obj(actor)} to take it"
+        forcer = _forcer(obs)
+        if actor == names.me:
+            return _("{forcer} forces you to take it").format(forcer=names.names[forcer])
+        if forcer == names.me:
+            return _("you force {player} to take it").format(player=names.names[actor])
+        return _("{forcer} forces {player} to take it").format(
+            forcer=names.names[forcer], player=names.names[actor]
+        )
     return ""
 
 
@@ -234,7 +347,11 @@ def _going_out(obs: Observation, names: Names) -> Line:
     """With an empty hand every legal take (forced or not) is the winning one; say so."""
     if obs.hand_mask:
         return []
-    return [Span(f"{names.cap_poss(obs.viewer)} hand is empty, so taking it goes out. ")]
+    return names.said(
+        obs.viewer,
+        _("Your hand is empty, so taking it goes out. "),
+        _("{player}'s hand is empty, so taking it goes out. "),
+    )
 
 
 def situation(obs: Observation, names: Names, look: CardLook) -> Line:
@@ -246,46 +363,61 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     has_take = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
     if phase is Phase.OFFER:
         if obs.source is Source.DISCARD:
-            line: Line = [Span(f"{names.subj(other)} discarded "), centre, Span(". ")]
+            line = names.said(
+                other, _("You discarded {card}. "), _("{player} discarded {card}. "), card=centre
+            )
         elif obs.source is Source.PASSED:
-            line = [Span(f"{names.subj(other)} turned "), centre, Span(" and passed it. ")]
+            line = names.said(
+                other,
+                _("You turned {card} and passed it. "),
+                _("{player} turned {card} and passed it. "),
+                card=centre,
+            )
         else:
-            line = [Span("The upcard is "), centre, Span(". ")]
+            line = fill(_("The upcard is {card}. "), card=centre)
         if has_take:
-            return [*line, *_going_out(obs, names), Span("Take it or decline it?")]
-        return [*line, Span("It does not fit anything of yours: decline it.")]
+            return [*line, *_going_out(obs, names), *fill(_("Take it or decline it?"))]
+        return [*line, *fill(_("It does not fit anything of yours: decline it."))]
     if phase is Phase.TURN:
-        line = [Span(f"{names.subj(me)} turned "), centre, Span(" from the stock. ")]
+        line = names.said(
+            me,
+            _("You turned {card} from the stock. "),
+            _("{player} turned {card} from the stock. "),
+            card=centre,
+        )
         if has_take:
-            return [*line, *_going_out(obs, names), Span("Take it or pass it?")]
-        return [*line, Span("It does not fit anything of yours: pass it.")]
+            return [*line, *_going_out(obs, names), *fill(_("Take it or pass it?"))]
+        return [*line, *fill(_("It does not fit anything of yours: pass it."))]
     if phase is Phase.FORCE:
         refuser = obs.offeree if obs.offeree >= 0 else (me + 1) % len(obs.tables)
-        return [
-            Span(f"{names.subj(refuser)} refused "),
-            centre,
-            Span(
-                f", which fits {names.poss(refuser)} table. Force {names.obj(refuser)} to take it?"
-            ),
-        ]
+        return fill(
+            _("{player} refused {card}, which fits {player}'s table. Force {player} to take it?"),
+            player=names.names[refuser],
+            card=centre,
+        )
     if phase is Phase.FORCED:
         return [
-            Span(f"{names.subj(_forcer(obs))} forces {names.obj(me)} to take "),
-            centre,
-            Span(". "),
+            *names.said(
+                me,
+                _("{forcer} forces you to take {card}. "),
+                _("{forcer} forces {player} to take {card}. "),
+                forcer=names.names[_forcer(obs)],
+                card=centre,
+            ),
             *_going_out(obs, names),
-            Span("Choose how to lay it."),
+            *fill(_("Choose how to lay it.")),
         ]
     if phase is Phase.DISCARD:
-        return [Span("Discard a card from your hand.")]
+        return fill(_("Discard a card from your hand."))
     if phase is Phase.EXCHANGE:
         receiver = (obs.viewer + 1) % len(obs.tables)
-        return [
-            Span(
-                f"The exchange: choose a card of your hand to pass face down to "
-                f"{names.obj(receiver)}; you will receive one in turn."
-            )
-        ]
+        return fill(
+            _(
+                "The exchange: choose a card of your hand to pass face down to {player}; "
+                "you will receive one in turn."
+            ),
+            player=names.names[receiver],
+        )
     return []
 
 
@@ -325,19 +457,19 @@ def options_line(obs: Observation, look: CardLook) -> Line:
     out: list[Line] = []
     if ActionKind.TAKE in kinds:
         forms = take_short_forms(obs, look)
-        takes = sum(len(actions) for _, actions in forms)
-        shown = [text for text, _ in forms if text != "take" or takes == 1]
+        takes = sum(len(actions) for _text, actions in forms)
+        shown = [text for text, _actions in forms if text != "take" or takes == 1]
         out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
         if takes > 1:  # plain 'take' lists every way
-            out.append([Span("take", CMD), Span(f" (list all {takes} ways)")])
+            out.append([Span("take", CMD), *fill(_(" (list all {count} ways)"), count=takes)])
     if ActionKind.DECLINE in kinds:
         out.append([Span("decline", CMD)])
     if ActionKind.PASS in kinds:
         lays = take_short_forms(obs, look, ActionKind.PASS)
         out.append([Span("pass", CMD)])
         out += [
-            [Span(text, CMD), Span(" (lay them, then pass)" if i == 0 else "")]
-            for i, (text, _) in enumerate(lays[:MAX_SHORT_FORMS])
+            [Span(text, CMD), Span(_(" (lay them, then pass)") if i == 0 else "")]
+            for i, (text, _actions) in enumerate(lays[:MAX_SHORT_FORMS])
         ]
     if ActionKind.FORCE in kinds:
         out.append([Span("force", CMD)])
@@ -348,8 +480,10 @@ def options_line(obs: Observation, look: CardLook) -> Line:
         out.append(
             [
                 Span("discard", CMD),
-                Span(" any card of your hand, e.g. "),
-                Span(look.label(example), CMD),
+                *fill(
+                    _(" any card of your hand, e.g. {card}"),
+                    card=Span(look.label(example), CMD),
+                ),
             ]
         )
     if ActionKind.EXCHANGE in kinds:
@@ -357,11 +491,13 @@ def options_line(obs: Observation, look: CardLook) -> Line:
         out.append(
             [
                 Span("exchange", CMD),
-                Span(" any card of your hand to pass it to the next player, e.g. "),
-                Span(look.label(example), CMD),
+                *fill(
+                    _(" any card of your hand to pass it to the next player, e.g. {card}"),
+                    card=Span(look.label(example), CMD),
+                ),
             ]
         )
-    line: Line = [Span("You can: ")]
+    line: Line = [Span(_("You can: "))]
     for i, option in enumerate(out):
         if i:
             line.append(Span(" | ", DIM))
@@ -377,16 +513,14 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
         text = f"take {look.typed(played)}" if played else "take"
         return [
             Span(text, CMD),
-            Span(" (your table: "),
-            *melds_spans(look, action.melds),
-            Span(")"),
+            *fill(_(" (your table: {melds})"), melds=melds_spans(look, action.melds)),
         ]
     if kind is ActionKind.DISCARD:
         return [Span(f"discard {look.label(action.card)}", CMD)]
     if kind is ActionKind.EXCHANGE:
         return [Span(f"exchange {look.label(action.card)}", CMD)]
     if kind is ActionKind.NO_FORCE:
-        return [Span("no", CMD), Span(" (do not force)")]
+        return [Span("no", CMD), Span(_(" (do not force)"))]
     return [Span(str(action), CMD)]
 
 
@@ -401,26 +535,44 @@ def outcome_lines(
     winner = outcome.winner
     lines: list[Line] = []
     if winner is None:
-        lines.append([Span("Drawn: the stock ran out before anyone went out.", BOLD)])
+        lines.append(fill(_("Drawn: the stock ran out before anyone went out."), BOLD))
     elif outcome.termination is Termination.OUT:
-        verb = "win" if winner == names.me else "wins"
         count = partition_mask(tables[winner]).bit_count()
-        lines.append([Span(f"{names.subj(winner)} went out and {verb} the deal!", BOLD)])
-        lines.append([Span(f"  {count} cards melded: "), *melds_spans(look, tables[winner])])
-    else:
-        verb = "win" if winner == names.me else "wins"
         lines.append(
-            [
-                Span(
-                    f"The stock ran out; {names.subj(winner)} held fewer cards and {verb} the deal.",
-                    BOLD,
-                )
-            ]
+            names.said(
+                winner,
+                _("You went out and win the deal!"),
+                _("{player} went out and wins the deal!"),
+                BOLD,
+            )
+        )
+        lines.append(
+            fill(
+                ngettext(
+                    "  {count} card melded: {melds}", "  {count} cards melded: {melds}", count
+                ),
+                count=count,
+                melds=melds_spans(look, tables[winner]),
+            )
+        )
+    else:
+        lines.append(
+            names.said(
+                winner,
+                _("The stock ran out; you held fewer cards and win the deal."),
+                _("The stock ran out; {player} held fewer cards and wins the deal."),
+                BOLD,
+            )
         )
     for p in range(len(hands)):
         if hands[p]:
             lines.append(
-                [Span(f"  {names.cap_poss(p)} hand still held: "), *cards_spans(look, hands[p])]
+                names.said(
+                    p,
+                    _("  Your hand still held: {cards}"),
+                    _("  {player}'s hand still held: {cards}"),
+                    cards=cards_spans(look, hands[p]),
+                )
             )
     return lines
 
@@ -451,14 +603,30 @@ def payment_lines(
     if winner is None:
         if match_over:
             return []
-        return [[Span(f"Nobody pays; the next deal is worth {next_value}.")]]
+        return [fill(_("Nobody pays; the next deal is worth {stake}."), stake=next_value)]
     if scoring is Scoring.POINTS:
-        return [[Span(f"{names.subj(winner)} scored {value} points.")]]
+        return [
+            names.said(
+                winner,
+                ngettext("You scored {points} point.", "You scored {points} points.", value),
+                ngettext(
+                    "{player} scored {points} point.", "{player} scored {points} points.", value
+                ),
+                points=value,
+            )
+        ]
     lines: list[Line] = []
     for loser in range(len(names.names)):  # every other player pays the winner
         if loser != winner:
-            verb = "pay" if loser == names.me else "pays"
-            lines.append([Span(f"{names.subj(loser)} {verb} {names.obj(winner)} {value}.")])
+            lines.append(
+                names.said(
+                    loser,
+                    _("You pay {winner} {stake}."),
+                    _("{player} pays {winner} {stake}."),
+                    winner=names.obj(winner),
+                    stake=value,
+                )
+            )
     return lines
 
 
@@ -486,23 +654,27 @@ def deal_heading(
 
     ``draws`` is the number of drawn deals just before this one.
     """
-    worth = f"worth {stake}"
+    worth = _("worth {stake}").format(stake=stake)
     if rules.scoring is Scoring.POINTS:
-        worth = "scored in points"
+        worth = _("scored in points")
     elif draws:
-        worth += f" ({draws} drawn deal{'s' if draws > 1 else ''} carried over)"
-    kind = {
-        MatchKind.SINGLE_DEAL: "",
-        MatchKind.N_DEALS: f" of {rules.match_target}",
-        MatchKind.FIRST_TO: f" (first to {rules.match_target})",
-    }[rules.match]
+        worth = ngettext(
+            "worth {stake} ({count} drawn deal carried over)",
+            "worth {stake} ({count} drawn deals carried over)",
+            draws,
+        ).format(stake=stake, count=draws)
+    deal_words = {
+        MatchKind.SINGLE_DEAL: _("Deal {deal}"),
+        MatchKind.N_DEALS: _("Deal {deal} of {target}"),
+        MatchKind.FIRST_TO: _("Deal {deal} (first to {target})"),
+    }[rules.match].format(deal=deal, target=rules.match_target)
     dot = look.sep
     line: Line = [
-        Span(f"Deal {deal}{kind}", BOLD),
+        Span(deal_words, BOLD),
         Span(dot, DIM),
         Span(worth),
         Span(dot, DIM),
-        Span("Match: "),
+        Span(_("Match: ")),
     ]
     for p in range(len(balance)):
         if p:
@@ -514,31 +686,34 @@ def deal_heading(
 def match_line(names: Names, balance: Sequence[int]) -> Line:
     """The match after a deal: ``Match: You +1, Bot -1``."""
     text = ", ".join(score_text(names, p, balance) for p in range(len(balance)))
-    return [Span("Match: ", BOLD), Span(text)]
+    return [Span(_("Match: "), BOLD), Span(text)]
 
 
-DEALER_NOTE = "dealer"
-"""Beside the dealer's name on the table."""
-TO_PLAY_NOTE = "to play"
-"""Beside the name of the player to act."""
-LAST_MOVES = "Last moves"
-"""The heading of the last few moves under the table."""
+def dealer_note() -> str:
+    """Beside the dealer's name on the table."""
+    return _("dealer")
+
+
+def to_play_note() -> str:
+    """Beside the name of the player to act."""
+    return _("to play")
+
+
+def last_moves_heading() -> str:
+    """The heading of the last few moves under the table."""
+    return _("Last moves")
 
 
 def hand_count(count: int) -> str:
     """How many cards a player holds, beside his name: ``10 cards in hand``."""
-    return f"{count} card{'s' if count != 1 else ''} in hand"
+    return ngettext("{count} card in hand", "{count} cards in hand", count).format(count=count)
 
 
 def match_result_line(leader: int | None, names: Names) -> Line:
     """Who won the match that just ended (``leader``: the player ahead, None if level)."""
     if leader is None:
-        text = "The match is over, level."
-    elif leader == names.me:
-        text = "You win the match!"
-    else:
-        text = f"{names.subj(leader)} wins the match."
-    return [Span(text, GOOD)]
+        return fill(_("The match is over, level."), GOOD)
+    return names.said(leader, _("You win the match!"), _("{player} wins the match."), GOOD)
 
 
 def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
@@ -547,63 +722,76 @@ def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
     rows = [
         (
             f"take {six} {seven}",
-            f"take the centre card, laying {six} and {seven} from your hand with it",
+            _("take the centre card, laying {one} and {two} from your hand with it").format(
+                one=six, two=seven
+            ),
         ),
-        ("take", "take it; if there are several ways, choose from a numbered list"),
-        ("decline, pass", "refuse the centre card        (no also works)"),
+        ("take", _("take it; if there are several ways, choose from a numbered list")),
+        ("decline, pass", _("refuse the centre card (no also works)")),
     ]
     if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
         rows.append(
             (
                 f"pass {six} {seven}",
-                f"lay {six} and {seven} from your hand, then pass the turned card",
+                _("lay {one} and {two} from your hand, then pass the turned card").format(
+                    one=six, two=seven
+                ),
             )
         )
-    rows.append((king, f"discard {king} after a take        (or: discard {king})"))
+    rows.append((king, _("discard {card} after a take (or: discard {card})").format(card=king)))
     if rules.forcing is Forcing.OPTIONAL:
-        rows.append(("force, no", "force your opponent to take the card he refused, or let it go"))
+        rows.append(
+            ("force, no", _("force your opponent to take the card he refused, or let it go"))
+        )
     rows += [
-        ("hint", "what the strongest bot would do, and why"),
-        ("log", "every move of this deal      table   show the table again"),
-        ("rules", "the rules in full             quit    save and stop (play --resume)"),
+        ("hint", _("what the strongest bot would do, and why")),
+        ("log", _("every move of this deal")),
+        ("table", _("show the table again")),
+        ("rules", _("the rules in full")),
+        ("quit", _("save and stop (play --resume)")),
     ]
     return rows
 
-
-_TYPING = {
-    DeckStyle.A_TO_10: "Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c. "
-    "Upper or lower case; suit symbols work too.",
-}
-_TYPING_FRENCH = """\
-  Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c (Spanish deck:
-  1-7 10 11 12 and e c o b). Upper or lower case; suit symbols work too."""
 
 HELP_WIDTH = 89
 """The widest line of :func:`help_text`."""
 
 
+def _typing_words(rules: Rules, look: CardLook) -> str:
+    """How cards are typed, for the deck of ``rules``."""
+    if rules.deck_style is DeckStyle.A_TO_10:
+        ranks = _("Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c.")
+    else:
+        ranks = _(
+            "Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c "
+            "(Spanish deck: 1-7 10 11 12 and e c o b)."
+        )
+    if look.symbols:
+        case = _("Upper or lower case; suit symbols such as {example} work too.").format(
+            example="7\u2665"
+        )
+    else:
+        case = _("Upper or lower case; suit symbols work too.")
+    return f"{ranks} {case}"
+
+
 def help_text(rules: Rules, look: CardLook) -> str:
     """How to play these rules and the terminal's commands (with suit symbols only where
     the screen shows them)."""
-    lines = ["How to play Conquian"]
+    lines = [_("How to play Conquian")]
     for paragraph in help_summary(rules):
         lines += textwrap.wrap(paragraph, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
-    lines += ["", "Commands"]
+    lines += ["", _("Commands")]
     lines += [f"  {command.ljust(13)}  {what}" for command, what in _command_rows(rules, look)]
-    typing = _TYPING.get(rules.deck_style)
-    if typing is None:
-        lines.append(_TYPING_FRENCH)
-    else:
-        lines += textwrap.wrap(typing, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
-    text = "\n".join(lines)
-    if look.symbols:
-        return text.replace("suit symbols work", "suit symbols such as 7\u2665 work")
-    return text
+    lines += textwrap.wrap(
+        _typing_words(rules, look), HELP_WIDTH, initial_indent="  ", subsequent_indent="  "
+    )
+    return "\n".join(lines)
 
 
-def _add_line(lines: list[list[Span]], line: list[Span], who: str, join: bool) -> None:
+def _add_line(lines: list[Line], line: Line, join: bool) -> None:
     """Append a move's words, or join them to the previous line ("..., then ...")."""
     if join:
-        lines[-1] += [Span(", then "), *_lower_first(line, who)]
+        lines[-1] = fill(_("{before}, then {after}"), before=lines[-1], after=line)
     else:
         lines.append(line)
