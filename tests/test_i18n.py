@@ -37,7 +37,7 @@ def test_languages_are_negotiated_from_locale_codes() -> None:
     assert language_from_environment({"LC_MESSAGES": "hr_HR.UTF-8"}) == "hr"
     assert language_from_environment({}) == "en"
     assert choose_language("tr", {"LANG": "es_MX.UTF-8"}) == "tr"
-    with pytest.raises(ValueError, match="Unknown language 'xx'.*es \\(Español"):
+    with pytest.raises(ValueError, match=r"Unknown language 'xx'.*es \(Español"):
         choose_language("xx")
     assert set(LANGUAGES) == {"en", "es", "kn", "hr", "tr", "ru"}
 
