@@ -50,6 +50,7 @@ _language: ContextVar[str] = ContextVar("conquian_language", default=SOURCE_LANG
 __all__ = [
     "LANGUAGES",
     "LOCALE_DIR",
+    "GAME_WORDS",
     "Domain",
     "Part",
     "choose_language",
@@ -172,6 +173,9 @@ class Domain:
     def npgettext(self, context: str, singular: str, plural: str, count: int) -> str:
         return self._translations().npgettext(context, singular, plural, count)
 
+
+GAME_WORDS = Domain("conquian")
+"""The game's words, the catalogue every front end shares (``conquian.present``)."""
 
 _FORMATTER = string.Formatter()
 

@@ -24,7 +24,7 @@ from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
 from ..rules import Forcing, MatchKind, MeldWithoutTake, Rules, Scoring
 from ..state import Outcome, Phase, Source, Termination
-from .i18n import Domain, Part, fill
+from .i18n import GAME_WORDS, Part, fill
 from .rules_text import help_summary
 from .spans import (
     BOLD,
@@ -40,7 +40,6 @@ from .spans import (
 )
 
 __all__ = [
-    "WORDS",
     "Names",
     "centre_origin",
     "deal_heading",
@@ -64,11 +63,9 @@ __all__ = [
 ]
 
 
-WORDS = Domain("conquian")
-"""The game's words (the catalogue every front end shares)."""
-_ = WORDS.gettext
-ngettext = WORDS.ngettext
-pgettext = WORDS.pgettext
+_ = GAME_WORDS.gettext
+ngettext = GAME_WORDS.ngettext
+pgettext = GAME_WORDS.pgettext
 
 
 @dataclass(frozen=True, slots=True)
