@@ -169,7 +169,7 @@ def test_what_is_not_a_sentence_is_not_found(source: str) -> None:
 
 
 def test_terminal_words_read_as_before() -> None:
-    assert terminal.PROMPTS[Phase.FORCED] == "take (forced)> "
+    assert terminal.prompt_for(Phase.FORCED) == "take (forced)> "
     assert terminal.stock_count(1) == " 1 card "
     assert terminal.stock_count(17) == "17 cards"
     assert terminal.middle_labels() == ("Centre:  ", "Stock:   ", "Seen:    ")

@@ -26,7 +26,6 @@ from ..bots import BOT_NAMES, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.terminal import (
-    HOTSEAT_NAMES,
     PERSON_NAME,
     backup_kept,
     bot_record_name,
@@ -161,7 +160,7 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
     note = ""
     if args.hotseat:
         opponent = None
-        names = HOTSEAT_NAMES if seats == 2 else hotseat_names(seats)
+        names = hotseat_names(seats)
         humans: tuple[int, ...] = tuple(range(seats))
     else:
         if args.bot:

@@ -26,11 +26,9 @@ from ..cards import DeckStyle
 from ..observation import PublicEvent, observe, public_event
 from ..present.spans import BOLD, NOTE, Line, Span
 from ..present.terminal import (
-    KEYS_HELP,
     PERSON_NAME,
-    REPLAY_PROMPT,
-    UNFINISHED_DEAL,
     deal_start_line,
+    keys_help,
     move_line,
     no_such_move,
     record_edge,
@@ -38,8 +36,10 @@ from ..present.terminal import (
     replay_footer,
     replay_header,
     replay_label,
+    replay_prompt,
     replay_title,
     this_view_label,
+    unfinished_deal,
 )
 from ..present.words import Names, describe_events, outcome_lines
 from ..records import GameRecord, load_record
@@ -171,7 +171,7 @@ class ReplayViewer:
             shown = (hands[0] or 0, hands[1] or 0)
             lines += outcome_lines(outcome, obs.tables, shown, self.names, look)
         if not self.finished and self.view is None:
-            lines.append([Span(UNFINISHED_DEAL, NOTE)])
+            lines.append([Span(unfinished_deal(), NOTE)])
         return lines
 
     def show(self, k: int, footer: Line) -> None:
@@ -213,7 +213,7 @@ class ReplayViewer:
                         if command in (NEXT, PREV):
                             self.screen.say(record_edge(command == NEXT, self.last))
                         else:
-                            self.screen.error(KEYS_HELP)
+                            self.screen.error(keys_help())
         except EOFError:
             return 0
         except KeyboardInterrupt:
@@ -237,7 +237,7 @@ def _key_reader(keys: bool) -> Iterator[Callable[[Screen], str]]:
     if not keys:
 
         def read_line(screen: Screen) -> str:
-            text = screen.ask(REPLAY_PROMPT).strip()
+            text = screen.ask(replay_prompt()).strip()
             return text if text.isdigit() else _LINES.get(text.lower(), text or NEXT)
 
         yield read_line

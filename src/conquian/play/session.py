@@ -31,19 +31,9 @@ from ..present.errors import illegal_action_words
 from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans
 from ..present.terminal import (
-    ANSWER_YES_OR_NO,
     BOT_NAME,
-    DEFAULT_PROMPT,
-    NEW_MATCH_PROMPT,
-    NEXT_DEAL_PROMPT,
-    NO_CARD_TO_TAKE,
-    NO_MOVES_YET,
-    NO_OPPONENT_SAVED,
-    OTHER_RULES_SAVED,
-    PROMPTS,
-    THANKS,
-    WRONG_MATCH_SAVED,
     also_spans,
+    answer_yes_or_no,
     bot_seat_name,
     bot_sees_everything,
     bot_thinking,
@@ -59,16 +49,27 @@ from ..present.terminal import (
     illegal_bot_action,
     log_heading,
     name_list,
+    new_match_prompt,
+    next_deal_prompt,
+    no_card_to_take,
+    no_moves_yet,
+    no_opponent_saved,
     no_take_lays,
+    no_words,
     not_understood,
     numbered,
+    other_rules_saved,
     pass_device_lines,
+    prompt_for,
     ready_prompt,
     record_lines,
     resumed_line,
+    thanks,
     turn_line,
     ways_heading,
     welcome_line,
+    wrong_match_saved,
+    yes_words,
     you_label,
 )
 from ..present.terminal import resume_command as default_resume_command
@@ -195,7 +196,7 @@ class Session:
                 seats.append(_Seat(record_name, record_name))
             else:
                 if self.saved.opponent is None:
-                    raise PlayError(NO_OPPONENT_SAVED)
+                    raise PlayError(no_opponent_saved())
                 name = BOT_NAME if bots == 1 else bot_seat_name(p)
                 seats.append(_Seat(name, record_name, check_opponent(self.saved.opponent)))
         return seats
@@ -209,9 +210,9 @@ class Session:
             else:
                 record = MatchRecord.loads(saved.match)
                 if (record.seed, record.players) != (saved.match_seed, saved.names):
-                    raise PlayError(WRONG_MATCH_SAVED)
+                    raise PlayError(wrong_match_saved())
                 if find_rules(record.rules) != self.rules:
-                    raise PlayError(OTHER_RULES_SAVED)
+                    raise PlayError(other_rules_saved())
                 match = record.to_match()
         except (ConquianError, ValueError) as exc:
             raise PlayError(cannot_resume(exc)) from None
@@ -255,9 +256,9 @@ class Session:
         while True:
             if self.game is None:
                 if self.match.is_over:
-                    if not self._ask_yes(NEW_MATCH_PROMPT):
+                    if not self._ask_yes(new_match_prompt()):
                         self.store.delete()
-                        self.screen.say(THANKS)
+                        self.screen.say(thanks())
                         return 0
                     self._new_match()
                 self._start_deal()
@@ -265,7 +266,7 @@ class Session:
             self._end_deal()
             if self.match.is_over:
                 self._show_match_result()
-            elif not self._ask_yes(NEXT_DEAL_PROMPT):
+            elif not self._ask_yes(next_deal_prompt()):
                 self.screen.say(self.saved_message())
                 return 0
 
@@ -401,7 +402,7 @@ class Session:
     # ------------------------------------------------------------ input
 
     def _prompt(self, p: int, obs: Observation) -> str:
-        prompt = PROMPTS.get(obs.phase, DEFAULT_PROMPT)
+        prompt = prompt_for(obs.phase)
         return hotseat_prompt(self.seats[p].name, prompt) if self.hotseat else prompt
 
     def _human_action(self, p: int) -> Action:
@@ -446,7 +447,7 @@ class Session:
                 centre = self.look.label(obs.centre)
                 self.screen.error(cannot_take(centre))
             else:
-                self.screen.error(NO_CARD_TO_TAKE)
+                self.screen.error(no_card_to_take())
             self._show_options(obs)
             return None
         try:
@@ -514,7 +515,7 @@ class Session:
         lines = describe_events(history, self._names(p), self.look, self.rules.cards_to_win)
         self.screen.say(log_heading(self.deal_number))
         if not lines:
-            self.screen.say(NO_MOVES_YET)
+            self.screen.say(no_moves_yet())
         for i, line in enumerate(lines, start=1):
             self.screen.say(numbered(i, line))
 
@@ -533,11 +534,11 @@ class Session:
     def _ask_yes(self, prompt: str) -> bool:
         while True:
             text = self.screen.ask(prompt).strip().lower()
-            if text in ("", "y", "yes"):
+            if text == "" or text in yes_words():
                 return True
-            if text in ("n", "no") or text in QUIT_WORDS:
+            if text in no_words() or text in QUIT_WORDS:
                 return False
-            self.screen.error(ANSWER_YES_OR_NO)
+            self.screen.error(answer_yes_or_no())
 
     # --------------------------------------------------- end of a deal
 

@@ -22,8 +22,8 @@ from ..present.spans import (
     plain,
 )
 from ..present.terminal import (
-    DEAD_LABEL,
     TURN_STYLE,
+    dead_label,
     middle_labels,
     on_your_right_note,
     player_labels,
@@ -138,7 +138,7 @@ def board_lines(board: Board, look: CardLook) -> list[Line]:
     first: Line = [
         Span(stock_label),
         Span(stock_count(stock), BOLD),
-        Span(f"      {DEAD_LABEL} "),
+        Span(f"      {dead_label()} "),
     ]
     indent = len(plain(first))
     dead = mask_indices(obs.dead_mask)

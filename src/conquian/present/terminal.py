@@ -22,9 +22,9 @@ person types, and must stay as the program reads them.
 >>> from conquian.present.spans import plain
 >>> plain(saved_message("conquian play --resume"))
 'Game saved. Continue it with: conquian play --resume'
->>> PROMPTS[Phase.OFFER]
+>>> prompt_for(Phase.OFFER)
 'take or decline> '
->>> hotseat_prompt("Ana", PROMPTS[Phase.DISCARD])
+>>> hotseat_prompt("Ana", prompt_for(Phase.DISCARD))
 'Ana, discard> '
 """
 
@@ -33,36 +33,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..state import Phase
+from .i18n import GAME_WORDS, fill
 from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
 
+_ = GAME_WORDS.gettext
+ngettext = GAME_WORDS.ngettext
+pgettext = GAME_WORDS.pgettext
+
 __all__ = [
-    "ANSWER_YES_OR_NO",
     "BOT_NAME",
-    "CENTRE_LABEL",
-    "DEAD_LABEL",
-    "DEFAULT_PROMPT",
-    "HAND_LABEL",
-    "HOTSEAT_NAMES",
-    "KEYS_HELP",
-    "NEW_MATCH_PROMPT",
-    "NEXT_DEAL_PROMPT",
-    "NO_CARD_TO_TAKE",
-    "NO_MOVES_YET",
-    "NO_OPPONENT_SAVED",
-    "OTHER_RULES_SAVED",
     "PERSON_NAME",
-    "PROMPTS",
-    "REPLAY_PROMPT",
-    "SEEN_LABEL",
-    "STOCK_LABEL",
-    "TABLE_LABEL",
-    "THANKS",
     "TURN_STYLE",
-    "UNFINISHED_DEAL",
-    "WRONG_MATCH_SAVED",
     "also_spans",
+    "answer_yes_or_no",
     "backup_kept",
     "bot_record_name",
+    "bot_record_names",
+    "bot_seat_name",
     "bot_sees_everything",
     "bot_thinking",
     "cannot_resume",
@@ -71,24 +58,37 @@ __all__ = [
     "choose_number",
     "choose_prompt",
     "command_error",
+    "dead_label",
     "deal_start_line",
     "deals_too_few",
     "game_title",
     "hint_lines",
     "hint_thinking",
+    "hotseat_names",
     "hotseat_prompt",
     "illegal_bot_action",
+    "keys_help",
     "log_heading",
     "middle_labels",
     "move_line",
+    "name_list",
+    "new_match_prompt",
+    "next_deal_prompt",
+    "no_card_to_take",
+    "no_moves_yet",
+    "no_opponent_saved",
     "no_save_found",
     "no_such_move",
     "no_take_lays",
+    "no_words",
     "not_understood",
     "numbered",
+    "on_your_right_note",
     "opponent_note",
+    "other_rules_saved",
     "pass_device_lines",
     "player_labels",
+    "prompt_for",
     "ready_prompt",
     "record_edge",
     "record_lines",
@@ -96,16 +96,21 @@ __all__ = [
     "replay_footer",
     "replay_header",
     "replay_label",
+    "replay_prompt",
     "replay_title",
     "resume_command",
     "resumed_line",
     "saved_message",
     "saved_where_line",
     "stock_count",
+    "thanks",
     "this_view_label",
     "turn_line",
+    "unfinished_deal",
     "ways_heading",
     "welcome_line",
+    "wrong_match_saved",
+    "yes_words",
     "you_label",
 ]
 
@@ -122,9 +127,6 @@ English name, so a translation should keep reading it too."""
 
 BOT_NAME = "Bot"
 """The computer player in sentences ("Bot discarded Kh")."""
-
-HOTSEAT_NAMES = ("Player 1", "Player 2")
-"""The two people of a hot-seat game (also written in the save and the records)."""
 
 
 def bot_record_name(opponent: str) -> str:
@@ -146,63 +148,90 @@ def bot_record_names(opponent: str, seats: int) -> tuple[str, ...]:
 
 
 def hotseat_names(seats: int) -> tuple[str, ...]:
-    """The people at a hotseat table: ``Player 1`` to ``Player 4``."""
-    return tuple(f"Player {p + 1}" for p in range(seats))
+    """The people at a hotseat table: ``Player 1`` to ``Player 4`` (in the language in
+    use when the game starts: the names are then kept in the save and the records)."""
+    return tuple(_("Player {number}").format(number=p + 1) for p in range(seats))
 
 
 def on_your_right_note() -> str:
     """Beside the player who plays after you."""
-    return "on your right, plays after you"
+    return _("on your right, plays after you")
 
 
 def you_label(label: str) -> str:
     """A hot-seat player's heading on his own screen: ``Player 1 (you)``."""
-    return f"{label} (you)"
+    return _("{name} (you)").format(name=label)
 
 
 def game_title(spec: str) -> Line:
     """The title in the table's frame, naming the rules unless they are the standard ones."""
-    extra = "" if spec == "standard" else f" ({spec} rules)"
-    return [Span(f" Conquian{extra} ", BOLD)]
+    if spec == "standard":
+        return [Span(" " + _("Conquian") + " ", BOLD)]
+    return [Span(" " + _("Conquian ({rules} rules)").format(rules=spec) + " ", BOLD)]
 
 
 # -------------------------------------------------------------------------- 2. prompts
 
-PROMPTS = {
-    Phase.OFFER: "take or decline> ",
-    Phase.TURN: "take or pass> ",
-    Phase.FORCE: "force or no> ",
-    Phase.FORCED: "take (forced)> ",
-    Phase.DISCARD: "discard> ",
-}
-"""The prompt for a move, by phase (the words in it are commands)."""
 
-DEFAULT_PROMPT = "> "
-"""The prompt of a phase without its own."""
+def prompt_for(phase: Phase) -> str:
+    """The prompt for a move, by phase (the words in it are commands)."""
+    prompts = {
+        # Translators: the words of the prompts are commands the player types
+        Phase.OFFER: _("take or decline> "),
+        Phase.TURN: _("take or pass> "),
+        Phase.FORCE: _("force or no> "),
+        Phase.FORCED: _("take (forced)> "),
+        Phase.DISCARD: _("discard> "),
+        Phase.EXCHANGE: _("exchange> "),
+    }
+    return prompts.get(phase, "> ")
 
-NEW_MATCH_PROMPT = "new match? [Y/n]> "
-NEXT_DEAL_PROMPT = "next deal? [Y/n]> "
-ANSWER_YES_OR_NO = "Please answer y or n."
-"""After an answer to a yes-or-no prompt that is neither."""
+
+def new_match_prompt() -> str:
+    # Translators: Y and n are the answers typed (see yes_words and no_words)
+    return _("new match? [Y/n]> ")
+
+
+def next_deal_prompt() -> str:
+    return _("next deal? [Y/n]> ")
+
+
+def answer_yes_or_no() -> str:
+    """After an answer to a yes-or-no prompt that is neither."""
+    return _("Please answer y or n.")
+
+
+def yes_words() -> frozenset[str]:
+    """Answers that mean yes (the English ones always work)."""
+    # Translators: the answers that mean yes, separated by spaces (y and yes always work)
+    return frozenset({"y", "yes", *_("y yes").lower().split()})
+
+
+def no_words() -> frozenset[str]:
+    """Answers that mean no (the English ones always work)."""
+    # Translators: the answers that mean no, separated by spaces (n and no always work)
+    return frozenset({"n", "no", *_("n no").lower().split()})
 
 
 def hotseat_prompt(name: str, prompt: str) -> str:
     """A prompt addressed to one of two people at the screen: ``Player 1, discard> ``."""
-    return f"{name}, {prompt}"
+    return _("{name}, {prompt}").format(name=name, prompt=prompt)
 
 
 def ready_prompt(name: str) -> str:
     """Waits for the next hot-seat player to sit down."""
-    return f"{name}, press Enter when ready> "
+    return _("{name}, press Enter when ready> ").format(name=name)
 
 
 def choose_prompt(count: int) -> str:
     """The prompt under the numbered list of ways to take."""
-    return f"choose 1-{count} (Enter: back)> "
+    return _("choose 1-{count} (Enter: back)> ").format(count=count)
 
 
-REPLAY_PROMPT = "replay> "
-"""The replay viewer's prompt in plain mode."""
+def replay_prompt() -> str:
+    """The replay viewer's prompt in plain mode."""
+    return _("replay> ")
+
 
 # ------------------------------------------------------------------ 3. notes at the start
 
@@ -210,34 +239,32 @@ REPLAY_PROMPT = "replay> "
 def welcome_line() -> Line:
     """Under the first table of a new game."""
     return [
-        Span("Welcome to Conquian! ", GOOD),
-        Span("Type "),
-        Span("help", CMD),
-        Span(" at any prompt to learn how to play."),
+        Span(_("Welcome to Conquian! "), GOOD),
+        *fill(_("Type {help} at any prompt to learn how to play."), help=Span("help", CMD)),
     ]
 
 
 def resumed_line(when: str) -> Line:
     """Under the first table of a resumed game; ``when`` is the date and time it was saved."""
-    return [Span(f"Resumed the game saved {when}.", NOTE)]
+    return fill(_("Resumed the game saved {when}."), NOTE, when=when)
 
 
 def opponent_note(opponent: str, seconds: float) -> str:
     """Which level was chosen for a new game, and how to choose another."""
-    return (
-        f"Your opponent: the {opponent} bot (it answered in {seconds:.1f} s here; "
+    return _(
+        "Your opponent: the {level} bot (it answered in {seconds} s here; "
         "--level easy|medium|hard|expert to change)."
-    )
+    ).format(level=opponent, seconds=f"{seconds:.1f}")
 
 
 def no_save_found(root: object) -> str:
     """``--resume`` without a saved game."""
-    return f"There is no saved game in {root}; starting a new one."
+    return _("There is no saved game in {folder}; starting a new one.").format(folder=root)
 
 
 def backup_kept(backup: object) -> str:
     """A new game started over an unfinished one, whose save was moved aside."""
-    return f"The unfinished game saved before was kept as {backup}."
+    return _("The unfinished game saved before was kept as {file}.").format(file=backup)
 
 
 # ---------------------------------------------------------------------------- 4. the turn
@@ -245,37 +272,35 @@ def backup_kept(backup: object) -> str:
 
 def turn_line(name: str | None, situation: Line) -> Line:
     """Whose turn it is (``name`` in a hot-seat game, else None: "Your turn") and what to decide."""
-    turn = "Your turn" if name is None else f"{name}, your turn"
-    return [Span(turn + ": ", TURN_STYLE), *situation]
+    turn = _("Your turn: ") if name is None else _("{name}, your turn: ").format(name=name)
+    return [Span(turn, TURN_STYLE), *situation]
 
 
 def also_spans() -> Line:
     """After the choices of a move: the commands that are always there."""
-    return [
-        Span("   (also: ", DIM),
-        Span("hint help log quit", DIM),
-        Span(")", DIM),
-    ]
+    return fill(_("   (also: {commands})"), DIM, commands="hint help log quit")
 
 
 def name_list(names: Sequence[str]) -> str:
     """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def pass_device_lines(name: str, other: str) -> tuple[Line, str]:
     """Between two hot-seat turns: hand the device to ``name``; ``other`` looks away."""
     return (
-        [Span(f"Pass the device to {name}.", TURN_STYLE)],
-        f"{other}, please look away: the next screen shows {name}'s hand.",
+        fill(_("Pass the device to {name}."), TURN_STYLE, name=name),
+        _("{others}, please look away: the next screen shows {name}'s hand.").format(
+            others=other, name=name
+        ),
     )
 
 
 def bot_thinking(name: str, look: CardLook) -> str:
     """Shown while a slow bot decides."""
-    return f"{name} is thinking{look.ellipsis}"
+    return _("{name} is thinking").format(name=name) + look.ellipsis
 
 
 # ---------------------------------------------------------------- 5. what was typed, refused
@@ -283,26 +308,27 @@ def bot_thinking(name: str, look: CardLook) -> str:
 
 def cannot_take(centre: str) -> str:
     """``take`` typed when the centre card (written as typed) fits nothing of the player's."""
-    return f"{centre} does not fit anything of yours, so you cannot take it."
+    return _("{card} does not fit anything of yours, so you cannot take it.").format(card=centre)
 
 
-NO_CARD_TO_TAKE = "There is no card to take now."
-"""``take`` typed when there is no centre card to take (when forcing, or discarding)."""
+def no_card_to_take() -> str:
+    """``take`` typed when there is no centre card to take (when forcing, or discarding)."""
+    return _("There is no card to take now.")
 
 
 def no_take_lays(cards: str) -> str:
     """``take`` with real cards (written as typed) that no legal take lays exactly."""
-    return f"No legal take lays exactly {cards}."
+    return _("No legal take lays exactly {cards}.").format(cards=cards)
 
 
 def not_understood(text: str) -> str:
     """A line that is no command."""
-    return f"I don't understand {text!r}."
+    return _("I don't understand {text}.").format(text=repr(text))
 
 
 def choose_number(count: int) -> str:
     """An answer to the numbered list that is not one of its numbers."""
-    return f"Type a number from 1 to {count}, or press Enter to go back."
+    return _("Type a number from 1 to {count}, or press Enter to go back.").format(count=count)
 
 
 # ------------------------------------------------------------------ 6. the list of ways to take
@@ -311,8 +337,17 @@ def choose_number(count: int) -> str:
 def ways_heading(count: int, take: bool) -> str:
     """Above the numbered list of the ``count`` ways to take (or, ``take`` False, to lay
     cards and pass)."""
-    doing = "take it" if take else "lay cards and pass"
-    return f"{count} ways to {doing}; your table would be:"
+    if take:
+        return ngettext(
+            "{count} way to take it; your table would be:",
+            "{count} ways to take it; your table would be:",
+            count,
+        ).format(count=count)
+    return ngettext(
+        "{count} way to lay cards and pass; your table would be:",
+        "{count} ways to lay cards and pass; your table would be:",
+        count,
+    ).format(count=count)
 
 
 def choice_line(number: int, form: str, width: int, table: Line, look: CardLook) -> Line:
@@ -331,11 +366,12 @@ def choice_line(number: int, form: str, width: int, table: Line, look: CardLook)
 
 def log_heading(deal: int) -> Line:
     """Above the ``log`` command's list of moves."""
-    return [Span(f"Deal {deal}, every move so far:", BOLD)]
+    return fill(_("Deal {deal}, every move so far:"), BOLD, deal=deal)
 
 
-NO_MOVES_YET = "  (no moves yet)"
-"""The ``log`` of a deal without a move."""
+def no_moves_yet() -> str:
+    """The ``log`` of a deal without a move."""
+    return "  " + _("(no moves yet)")
 
 
 def numbered(number: int, line: Line) -> Line:
@@ -345,22 +381,24 @@ def numbered(number: int, line: Line) -> Line:
 
 def hint_thinking(look: CardLook) -> str:
     """Shown while the hint is worked out."""
-    return f"Thinking{look.ellipsis}"
+    return _("Thinking") + look.ellipsis
 
 
 def hint_lines(action: Line, reason: str) -> tuple[Line, Line]:
     """The move the hint bot would make (``action``, in words) and its reason (the bot's own
     words, or empty)."""
     return (
-        [Span("Hint: ", NOTE), *action],
-        [Span("  why: ", DIM), Span(reason or "-", DIM)],
+        [Span(_("Hint: "), NOTE), *action],
+        fill(_("  why: {reason}"), DIM, reason=reason or "-"),
     )
 
 
 # ------------------------------------------------------------------ 8. the end of a deal, saving
 
-THANKS = "Thanks for playing!"
-"""The last line when the person stops after a match."""
+
+def thanks() -> str:
+    """The last line when the person stops after a match."""
+    return _("Thanks for playing!")
 
 
 def resume_command(save_dir: str | None = None, plain: bool = False) -> str:
@@ -376,23 +414,25 @@ def resume_command(save_dir: str | None = None, plain: bool = False) -> str:
 def saved_message(command: str) -> Line:
     """After a quit or between deals: the game is saved and ``command`` continues it."""
     return [
-        Span("Game saved. ", GOOD),
-        Span("Continue it with: "),
-        Span(command, CMD),
+        Span(_("Game saved. "), GOOD),
+        *fill(_("Continue it with: {command}"), command=Span(command, CMD)),
     ]
 
 
 def record_lines(path: object) -> tuple[Line, Line]:
     """Where the finished deal's record was written, and the command that replays it."""
     return (
-        [Span("Record saved: "), Span(str(path), BOLD)],
-        [Span("Watch it again: "), Span(f"conquian replay {path} --step", CMD)],
+        fill(_("Record saved: {file}"), file=Span(str(path), BOLD)),
+        fill(
+            _("Watch it again: {command}"),
+            command=Span(f"conquian replay {path} --step", CMD),
+        ),
     )
 
 
 def saved_where_line(root: object) -> Line:
     """The last line of ``conquian play``: where its files are."""
-    return [Span(f"(Saved games and records are kept in {root})", DIM)]
+    return fill(_("(Saved games and records are kept in {folder})"), DIM, folder=str(root))
 
 
 # ------------------------------------------------------------ 9. errors of the play command
@@ -400,58 +440,64 @@ def saved_where_line(root: object) -> Line:
 
 def command_error(message: object) -> str:
     """An error that stops the command, on standard error."""
-    return f"conquian: error: {message}"
+    return _("conquian: error: {message}").format(message=message)
 
 
 def bot_sees_everything(name: str) -> str:
     """A bot that cheats was asked for as the opponent."""
-    return f"The {name} bot sees every card; it is for measurements, not for play."
+    return _("The {name} bot sees every card; it is for measurements, not for play.").format(
+        name=name
+    )
 
 
 def illegal_bot_action(action: object) -> str:
     """A bot chose an action that is not legal (a bug in the bot)."""
-    return f"The bot chose an action that is not legal: {action}."
+    return _("The bot chose an action that is not legal: {action}.").format(action=action)
 
 
 def deals_too_few(deals: int) -> str:
     """``--deals`` below one."""
-    return f"--deals must be at least 1, got {deals}."
+    return _("--deals must be at least 1, got {deals}.").format(deals=deals)
 
 
-NO_OPPONENT_SAVED = "The saved game names no opponent for a computer seat."
-"""A save whose computer seat has no bot."""
-WRONG_MATCH_SAVED = "the saved match is not the one this save describes"
-"""Why a save cannot be resumed (continues :func:`cannot_resume`)."""
-OTHER_RULES_SAVED = "the saved match is played under other rules"
-"""Why a save cannot be resumed (continues :func:`cannot_resume`)."""
+def no_opponent_saved() -> str:
+    """A save whose computer seat has no bot."""
+    return _("The saved game names no opponent for a computer seat.")
+
+
+def wrong_match_saved() -> str:
+    """Why a save cannot be resumed (continues :func:`cannot_resume`)."""
+    return _("the saved match is not the one this save describes")
+
+
+def other_rules_saved() -> str:
+    """Why a save cannot be resumed (continues :func:`cannot_resume`)."""
+    return _("the saved match is played under other rules")
 
 
 def cannot_resume(reason: object) -> str:
     """The saved game does not replay."""
-    return f"The saved game cannot be resumed: {reason}"
+    return _("The saved game cannot be resumed: {reason}").format(reason=reason)
 
 
 def redacted_view(viewpoint: int, view: int) -> str:
     """``--view`` names the other player of a record redacted to one player's view."""
-    return f"This record is redacted to p{viewpoint}'s view; it cannot show p{view}'s."
+    return _("This record is redacted to p{viewpoint}'s view; it cannot show p{view}'s.").format(
+        viewpoint=viewpoint, view=view
+    )
 
 
 # ---------------------------------------------------------------------- 10. the table's labels
 
-CENTRE_LABEL = "Centre:"
-STOCK_LABEL = "Stock:"
-SEEN_LABEL = "Seen:"
-"""The labels of the middle of the table (the centre card, the stock, the cards seen)."""
-DEAD_LABEL = "Dead:"
-"""The label of the dead cards, on the stock's line."""
-TABLE_LABEL = "table:"
-HAND_LABEL = "hand:"
-"""The labels of a player's melds and hand."""
+
+def dead_label() -> str:
+    """The label of the dead cards, on the stock's line."""
+    return _("Dead:")
 
 
 def middle_labels() -> tuple[str, str, str]:
     """The centre, stock and seen labels, padded to one column (the widest and two spaces)."""
-    labels = (CENTRE_LABEL, STOCK_LABEL, SEEN_LABEL)
+    labels = (_("Centre:"), _("Stock:"), _("Seen:"))
     width = max(len(label) for label in labels) + 2
     centre, stock, seen = (label.ljust(width) for label in labels)
     return centre, stock, seen
@@ -459,7 +505,7 @@ def middle_labels() -> tuple[str, str, str]:
 
 def player_labels() -> tuple[str, str]:
     """A player's table and hand labels, indented and padded to one column."""
-    labels = (TABLE_LABEL, HAND_LABEL)
+    labels = (_("table:"), _("hand:"))
     width = max(len(label) for label in labels) + 1
     table, hand = (f"  {label.ljust(width)}" for label in labels)
     return table, hand
@@ -469,7 +515,7 @@ def stock_count(count: int) -> str:
     """The number of cards in the stock, padded so that the dead cards after it stay put."""
 
     def text(n: int) -> str:
-        return f"{n:>2} {'card' if n == 1 else 'cards'}"
+        return ngettext("{count} card", "{count} cards", n).format(count=f"{n:>2}")
 
     return text(count).ljust(max(len(text(1)), len(text(2))))
 
@@ -479,7 +525,7 @@ def stock_count(count: int) -> str:
 
 def replay_title(filename: str) -> str:
     """The replay viewer's title, framed as the table's."""
-    return f"Replay: {filename}"
+    return _("Replay: {file}").format(file=filename)
 
 
 def replay_label(player: int, name: str) -> str:
@@ -489,7 +535,7 @@ def replay_label(player: int, name: str) -> str:
 
 def this_view_label(label: str) -> str:
     """The heading of the player whose view the replay shows."""
-    return f"{label} (this view)"
+    return _("{name} (this view)").format(name=label)
 
 
 def replay_header(
@@ -498,64 +544,75 @@ def replay_header(
     """The replay's first line: which move of how many, the dealer, the stake, the rules."""
     dot = look.sep
     return [
-        Span(f"Move {move} of {last}", BOLD),
+        Span(_("Move {move} of {last}").format(move=move, last=last), BOLD),
         Span(dot, DIM),
-        Span(f"dealer p{dealer}"),
+        Span(_("dealer p{dealer}").format(dealer=dealer)),
         Span(dot, DIM),
-        Span(f"stake {stake}"),
+        Span(_("stake {stake}").format(stake=stake)),
         Span(dot, DIM),
-        Span(f"rules {rules}"),
+        Span(_("rules {rules}").format(rules=rules)),
     ]
 
 
 def deal_start_line(moves: int) -> Line:
     """Under the table at move 0."""
-    return [Span("The deal. ", BOLD), Span(f"{moves} moves follow.")]
+    return [
+        Span(_("The deal. "), BOLD),
+        Span(ngettext("{count} move follows.", "{count} moves follow.", moves).format(count=moves)),
+    ]
 
 
 def move_line(move: int, words: Sequence[Span]) -> Line:
     """Under the table: the move just shown, in words."""
-    return [Span(f"Move {move}: ", BOLD), *words]
+    return [Span(_("Move {move}: ").format(move=move), BOLD), *words]
 
 
-UNFINISHED_DEAL = "This deal is unfinished: hands stay hidden (use --view P)."
-"""Under a record of a deal in play, shown without ``--view``."""
+def unfinished_deal() -> str:
+    """Under a record of a deal in play, shown without ``--view``."""
+    return _("This deal is unfinished: hands stay hidden (use --view P).")
 
 
 def replay_footer(keys: bool, look: CardLook) -> Line:
     """The keys (``keys``: single keys on a terminal) or the commands typed as lines."""
     if keys:
-        arrows = ("\u2192", "\u2190") if look.symbols else ("right", "left")
-        return [
-            Span(f"n/{arrows[0]}", CMD),
-            Span(" next   "),
-            Span(f"p/{arrows[1]}", CMD),
-            Span(" back   "),
-            Span("g/G", CMD),
-            Span(" first/last   "),
-            Span("q", CMD),
-            Span(" quit"),
-        ]
-    return [
-        Span("Enter or n", CMD),
-        Span(" next, "),
-        Span("p", CMD),
-        Span(" back, a move number to jump, "),
-        Span("q", CMD),
-        Span(" quit"),
-    ]
+        arrows = ("\u2192", "\u2190") if look.symbols else (_("right"), _("left"))
+        return fill(
+            _("{next} next   {back} back   {ends} first/last   {quit} quit"),
+            next=Span(f"n/{arrows[0]}", CMD),
+            back=Span(f"p/{arrows[1]}", CMD),
+            ends=Span("g/G", CMD),
+            quit=Span("q", CMD),
+        )
+    return fill(
+        _("{enter} next, {back} back, a move number to jump, {quit} quit"),
+        enter=Span(_("Enter or n"), CMD),
+        back=Span("p", CMD),
+        quit=Span("q", CMD),
+    )
 
 
 def no_such_move(last: int) -> str:
     """A move number past the record."""
-    return f"There are moves 0 to {last}."
+    return _("There are moves 0 to {last}.").format(last=last)
 
 
 def record_edge(at_end: bool, last: int) -> Line:
     """Forward at the last move (``at_end``) or back at the first."""
-    edge = "end" if at_end else "start"
-    return [Span(f"This is the {edge} of the record ({last} moves).", DIM)]
+    if at_end:
+        text = ngettext(
+            "This is the end of the record ({count} move).",
+            "This is the end of the record ({count} moves).",
+            last,
+        )
+    else:
+        text = ngettext(
+            "This is the start of the record ({count} move).",
+            "This is the start of the record ({count} moves).",
+            last,
+        )
+    return fill(text.format(count=last), DIM)
 
 
-KEYS_HELP = "Keys: n next, p back, q quit."
-"""After a key the replay viewer does not know."""
+def keys_help() -> str:
+    """After a key the replay viewer does not know."""
+    return _("Keys: n next, p back, q quit.")
