@@ -18,11 +18,13 @@ from .errors import ConquianError, RecordError
 from .game import Game
 from .notation import format_position, parse_position
 from .play.cli import (
+    add_language_option,
     add_play_parser,
     add_replay_step_options,
     run_replay_step,
     wants_replay_step,
 )
+from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import PRESETS, find_rules
@@ -578,8 +580,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Conquian, the two-player ancestor of rummy: rules, positions, records.",
     )
     parser.add_argument("--version", action="version", version=f"conquian {__version__}")
+    add_language_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    add_play_parser(sub)
+    add_language_option(add_play_parser(sub))
 
     p = sub.add_parser(
         "rules",
@@ -593,6 +596,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'",
     )
     p.add_argument("--json", action="store_true", help="print the flags as JSON")
+    add_language_option(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(
@@ -622,6 +626,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the record as PLAYER may see it (hidden cards as ??)",
     )
     add_replay_step_options(p)
+    add_language_option(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -800,6 +805,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        use_language(choose_language(args.lang))
+    except ValueError as exc:
+        print(f"conquian: error: {exc}", file=sys.stderr)
+        return 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

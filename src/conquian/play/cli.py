@@ -21,10 +21,12 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..bots import BOT_NAMES, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
+from ..present.i18n import LANGUAGES, choose_language, use_language
 from ..present.terminal import (
     PERSON_NAME,
     backup_kept,
@@ -109,12 +111,25 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=cmd_play)
 
 
-def add_play_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_language_option(parser: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """``--lang CODE``: the language of the words (default: the environment's, LANG...)."""
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=default,
+        help="language of the words: " + ", ".join(LANGUAGES) + " (default: from LANG)",
+    )
+
+
+def add_play_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Add the ``play`` subcommand (all its options and its handler) to ``conquian``."""
     parser = subparsers.add_parser(
         "play", help="play a game in the terminal", description=PLAY_DESCRIPTION
     )
     add_play_arguments(parser)
+    return parser
 
 
 def add_replay_step_options(replay_parser: argparse.ArgumentParser) -> None:
@@ -216,6 +231,7 @@ def _replay_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("file", help="a record file (.toml)")
     add_replay_step_options(parser)
+    add_language_option(parser, None)
     return parser
 
 
@@ -229,8 +245,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         parser = argparse.ArgumentParser(prog="conquian play", description=PLAY_DESCRIPTION)
         add_play_arguments(parser)
+        add_language_option(parser, None)
         args = parser.parse_args(args_list)
         handler = cmd_play
+    try:
+        use_language(choose_language(getattr(args, "lang", None)))
+    except ValueError as exc:
+        print(command_error(exc), file=sys.stderr)
+        return 2
     try:
         return handler(args)
     except KeyboardInterrupt:

@@ -32,6 +32,7 @@ from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans
 from ..present.terminal import (
     BOT_NAME,
+    PERSON_NAME,
     also_spans,
     answer_yes_or_no,
     bot_seat_name,
@@ -60,6 +61,7 @@ from ..present.terminal import (
     numbered,
     other_rules_saved,
     pass_device_lines,
+    person_label,
     prompt_for,
     ready_prompt,
     record_lines,
@@ -76,6 +78,7 @@ from ..present.terminal import resume_command as default_resume_command
 from ..present.terminal import saved_message as saved_message_line
 from ..present.words import (
     Names,
+    read_command,
     deal_heading,
     describe_action,
     describe_events,
@@ -108,6 +111,18 @@ TABLE_WORDS = frozenset({"table", "t", "show", "board"})
 ACTION_WORDS = frozenset(
     {"take", "decline", "pass", "force", "noforce", "no-force", "discard", "yes", "no"}
 )
+
+
+def _in_english(text: str) -> str:
+    """A typed line with its first word, a command in the language in use, in English (the
+    commands the program reads); anything else unchanged."""
+    words = text.split(None, 1)
+    if not words:
+        return text
+    name = read_command(words[0])
+    if name is None or name == words[0].lower():
+        return text
+    return " ".join([name, *words[1:]])
 
 
 class QuitRequest(Exception):
@@ -193,7 +208,8 @@ class Session:
         bots = len(self.saved.names) - len(self.saved.humans)
         for p, record_name in enumerate(self.saved.names):
             if p in self.saved.humans:
-                seats.append(_Seat(record_name, record_name))
+                label = person_label() if record_name == PERSON_NAME else record_name
+                seats.append(_Seat(record_name, label))
             else:
                 if self.saved.opponent is None:
                     raise PlayError(no_opponent_saved())
@@ -411,7 +427,7 @@ class Session:
         self._draw(p)
         obs = game.observation(p)
         while True:
-            text = self.screen.ask(self._prompt(p, obs)).strip()
+            text = _in_english(self.screen.ask(self._prompt(p, obs)).strip())
             low = text.lower()
             if not low:
                 self._show_options(obs)
@@ -499,7 +515,7 @@ class Session:
             prompt = choose_prompt(len(actions))
             if self.hotseat:
                 prompt = hotseat_prompt(self.seats[obs.viewer].name, prompt)
-            text = self.screen.ask(prompt).strip().lower()
+            text = _in_english(self.screen.ask(prompt).strip()).lower()
             if text in ("", "back", "b", "cancel", "c"):
                 return None
             if text in QUIT_WORDS:
@@ -536,7 +552,7 @@ class Session:
             text = self.screen.ask(prompt).strip().lower()
             if text == "" or text in yes_words():
                 return True
-            if text in no_words() or text in QUIT_WORDS:
+            if text in no_words() or _in_english(text) in QUIT_WORDS:
                 return False
             self.screen.error(answer_yes_or_no())
 

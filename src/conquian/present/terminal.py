@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from ..state import Phase
 from .i18n import GAME_WORDS, fill
 from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
+from .words import command
 
 _ = GAME_WORDS.gettext
 ngettext = GAME_WORDS.ngettext
@@ -87,6 +88,7 @@ __all__ = [
     "opponent_note",
     "other_rules_saved",
     "pass_device_lines",
+    "person_label",
     "player_labels",
     "prompt_for",
     "ready_prompt",
@@ -124,6 +126,12 @@ PERSON_NAME = "You"
 
 The replay viewer recognises it to speak to "you"; records already written keep the
 English name, so a translation should keep reading it too."""
+
+
+def person_label() -> str:
+    """The person playing the bots, as headed on the table (the save keeps PERSON_NAME)."""
+    return _("You")
+
 
 BOT_NAME = "Bot"
 """The computer player in sentences ("Bot discarded Kh")."""
@@ -240,7 +248,10 @@ def welcome_line() -> Line:
     """Under the first table of a new game."""
     return [
         Span(_("Welcome to Conquian! "), GOOD),
-        *fill(_("Type {help} at any prompt to learn how to play."), help=Span("help", CMD)),
+        *fill(
+            _("Type {help} at any prompt to learn how to play."),
+            help=Span(command("help"), CMD),
+        ),
     ]
 
 
@@ -278,7 +289,8 @@ def turn_line(name: str | None, situation: Line) -> Line:
 
 def also_spans() -> Line:
     """After the choices of a move: the commands that are always there."""
-    return fill(_("   (also: {commands})"), DIM, commands="hint help log quit")
+    names = " ".join(command(c) for c in ("hint", "help", "log", "quit"))
+    return fill(_("   (also: {commands})"), DIM, commands=names)
 
 
 def name_list(names: Sequence[str]) -> str:

@@ -40,8 +40,10 @@ from .spans import (
 )
 
 __all__ = [
+    "COMMANDS",
     "Names",
     "centre_origin",
+    "command",
     "deal_heading",
     "dealer_note",
     "describe_action",
@@ -54,6 +56,7 @@ __all__ = [
     "options_line",
     "outcome_lines",
     "payment_lines",
+    "read_command",
     "score_text",
     "signed",
     "situation",
@@ -418,6 +421,64 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     return []
 
 
+COMMANDS = (
+    "take", "pass", "decline", "force", "no", "yes", "discard", "exchange",
+    "hint", "help", "log", "table", "rules", "quit",
+)  # fmt: skip
+"""The commands a person types, by their English names (which always work too)."""
+
+
+def command(name: str) -> str:
+    """A command as shown and typed in the language in use (``take``; ``toma`` in Spanish).
+
+    >>> command("take")
+    'take'
+    """
+    return {
+        # Translators: a command the player types: take the centre card
+        "take": pgettext("command", "take"),
+        # Translators: a command: pass the card turned from the stock (refuse it)
+        "pass": pgettext("command", "pass"),
+        # Translators: a command: decline the card offered (may be the same word as pass)
+        "decline": pgettext("command", "decline"),
+        # Translators: a command: force the opponent to take the card he refused
+        "force": pgettext("command", "force"),
+        # Translators: a command: the answer no (do not force)
+        "no": pgettext("command", "no"),
+        # Translators: a command: the answer yes (force)
+        "yes": pgettext("command", "yes"),
+        # Translators: a command: discard a hand card after a take
+        "discard": pgettext("command", "discard"),
+        # Translators: a command: choose the card passed in the exchange
+        "exchange": pgettext("command", "exchange"),
+        # Translators: a command: ask what the strongest bot would play
+        "hint": pgettext("command", "hint"),
+        "help": pgettext("command", "help"),
+        # Translators: a command: list every move of the deal
+        "log": pgettext("command", "log"),
+        # Translators: a command: draw the table again
+        "table": pgettext("command", "table"),
+        "rules": pgettext("command", "rules"),
+        # Translators: a command: save the game and stop
+        "quit": pgettext("command", "quit"),
+    }[name]
+
+
+def read_command(word: str) -> str | None:
+    """The English name of a typed command word (English or the language in use), or None.
+
+    >>> read_command("TAKE"), read_command("nonsense")
+    ('take', None)
+    """
+    low = word.lower()
+    if low in COMMANDS:
+        return low
+    for name in COMMANDS:  # "pass" before "decline": one word may stand for both
+        if command(name).lower() == low:
+            return name
+    return None
+
+
 def take_forms(
     obs: Observation, kind: ActionKind = ActionKind.TAKE
 ) -> list[tuple[int, list[Action]]]:
@@ -438,7 +499,7 @@ def take_short_forms(
 ) -> list[tuple[str, list[Action]]]:
     """Each distinct way to type a legal take (``take 6c 7c``: the hand cards it lays)
     with the takes it matches; with ``kind`` PASS, the ways to lay cards and pass."""
-    word = "take" if kind is ActionKind.TAKE else "pass"
+    word = command("take") if kind is ActionKind.TAKE else command("pass")
     return [
         (f"{word} {look.typed(played)}" if played else word, actions)
         for played, actions in take_forms(obs, kind)
@@ -455,28 +516,30 @@ def options_line(obs: Observation, look: CardLook) -> Line:
     if ActionKind.TAKE in kinds:
         forms = take_short_forms(obs, look)
         takes = sum(len(actions) for _text, actions in forms)
-        shown = [text for text, _actions in forms if text != "take" or takes == 1]
+        shown = [text for text, _actions in forms if text != command("take") or takes == 1]
         out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
         if takes > 1:  # plain 'take' lists every way
-            out.append([Span("take", CMD), *fill(_(" (list all {count} ways)"), count=takes)])
+            out.append(
+                [Span(command("take"), CMD), *fill(_(" (list all {count} ways)"), count=takes)]
+            )
     if ActionKind.DECLINE in kinds:
-        out.append([Span("decline", CMD)])
+        out.append([Span(command("decline"), CMD)])
     if ActionKind.PASS in kinds:
         lays = take_short_forms(obs, look, ActionKind.PASS)
-        out.append([Span("pass", CMD)])
+        out.append([Span(command("pass"), CMD)])
         out += [
             [Span(text, CMD), Span(_(" (lay them, then pass)") if i == 0 else "")]
             for i, (text, _actions) in enumerate(lays[:MAX_SHORT_FORMS])
         ]
     if ActionKind.FORCE in kinds:
-        out.append([Span("force", CMD)])
+        out.append([Span(command("force"), CMD)])
     if ActionKind.NO_FORCE in kinds:
-        out.append([Span("no", CMD)])
+        out.append([Span(command("no"), CMD)])
     if ActionKind.DISCARD in kinds:
         example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.DISCARD)
         out.append(
             [
-                Span("discard", CMD),
+                Span(command("discard"), CMD),
                 *fill(
                     _(" any card of your hand, e.g. {card}"),
                     card=Span(look.label(example), CMD),
@@ -487,7 +550,7 @@ def options_line(obs: Observation, look: CardLook) -> Line:
         example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.EXCHANGE)
         out.append(
             [
-                Span("exchange", CMD),
+                Span(command("exchange"), CMD),
                 *fill(
                     _(" any card of your hand to pass it to the next player, e.g. {card}"),
                     card=Span(look.label(example), CMD),
@@ -507,17 +570,17 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
     kind = action.kind
     if kind is ActionKind.TAKE:
         played = _played(action.melds, obs.tables[obs.viewer], obs.centre)
-        text = f"take {look.typed(played)}" if played else "take"
+        text = f"{command('take')} {look.typed(played)}" if played else command("take")
         return [
             Span(text, CMD),
             *fill(_(" (your table: {melds})"), melds=melds_spans(look, action.melds)),
         ]
     if kind is ActionKind.DISCARD:
-        return [Span(f"discard {look.label(action.card)}", CMD)]
+        return [Span(f"{command('discard')} {look.label(action.card)}", CMD)]
     if kind is ActionKind.EXCHANGE:
-        return [Span(f"exchange {look.label(action.card)}", CMD)]
+        return [Span(f"{command('exchange')} {look.label(action.card)}", CMD)]
     if kind is ActionKind.NO_FORCE:
-        return [Span("no", CMD), Span(_(" (do not force)"))]
+        return [Span(command("no"), CMD), Span(_(" (do not force)"))]
     return [Span(str(action), CMD)]
 
 
@@ -716,36 +779,48 @@ def match_result_line(leader: int | None, names: Names) -> Line:
 def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
     """The commands of the terminal, with example cards in the game's own labels."""
     six, seven, king = look.label(35), look.label(36), look.label(19)
+    take, pass_ = command("take"), command("pass")
+    refuse = ", ".join(dict.fromkeys((command("decline"), pass_)))
     rows = [
         (
-            f"take {six} {seven}",
+            f"{take} {six} {seven}",
             _("take the centre card, laying {one} and {two} from your hand with it").format(
                 one=six, two=seven
             ),
         ),
-        ("take", _("take it; if there are several ways, choose from a numbered list")),
-        ("decline, pass", _("refuse the centre card (no also works)")),
+        (take, _("take it; if there are several ways, choose from a numbered list")),
+        (refuse, _("refuse the centre card ({no} also works)").format(no=command("no"))),
     ]
     if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
         rows.append(
             (
-                f"pass {six} {seven}",
+                f"{pass_} {six} {seven}",
                 _("lay {one} and {two} from your hand, then pass the turned card").format(
                     one=six, two=seven
                 ),
             )
         )
-    rows.append((king, _("discard {card} after a take (or: discard {card})").format(card=king)))
+    rows.append(
+        (
+            king,
+            _("discard {card} after a take (or: {discard} {card})").format(
+                card=king, discard=command("discard")
+            ),
+        )
+    )
     if rules.forcing is Forcing.OPTIONAL:
         rows.append(
-            ("force, no", _("force your opponent to take the card he refused, or let it go"))
+            (
+                f"{command('force')}, {command('no')}",
+                _("force your opponent to take the card he refused, or let it go"),
+            )
         )
     rows += [
-        ("hint", _("what the strongest bot would do, and why")),
-        ("log", _("every move of this deal")),
-        ("table", _("show the table again")),
-        ("rules", _("the rules in full")),
-        ("quit", _("save and stop (play --resume)")),
+        (command("hint"), _("what the strongest bot would do, and why")),
+        (command("log"), _("every move of this deal")),
+        (command("table"), _("show the table again")),
+        (command("rules"), _("the rules in full")),
+        (command("quit"), _("save and stop (play --resume)")),
     ]
     return rows
 
