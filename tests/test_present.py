@@ -425,6 +425,7 @@ CORE = {
     "actions",
     "state",
     "notation",
+    "reasons",
     "observation",
     "game",
     "match",

@@ -13,6 +13,7 @@ import importlib
 import random
 
 from ..errors import ConquianError
+from ..reasons import Reason
 from .base import Bot, Budget
 from .simple import GreedyBot, RandomBot
 
@@ -65,6 +66,7 @@ __all__ = [
     "Budget",
     "GreedyBot",
     "RandomBot",
+    "Reason",
     "bot_class",
     "make_bot",
 ]

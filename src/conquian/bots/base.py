@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from ..actions import Action
 from ..observation import Observation
+from ..reasons import Reason
 from ..rules import Rules
 from ..state import GameState
 
@@ -49,8 +50,13 @@ class Bot(ABC):
         self.budget = budget if budget is not None else self.default_budget
         self.player = 0
         self.rules = Rules()
-        self.reason = ""
-        """One line on why the last action was chosen."""
+        self.why: Reason | None = None
+        """Why the last action was chosen (None if the bot does not say)."""
+
+    @property
+    def reason(self) -> str:
+        """Why the last action was chosen, in language-neutral tokens ("" if not said)."""
+        return "" if self.why is None else self.why.code
 
     def new_deal(self, player: int, rules: Rules) -> None:
         """Called before each deal with the bot's seat and the rules."""

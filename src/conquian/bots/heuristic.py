@@ -10,9 +10,10 @@ least forceable.
 from __future__ import annotations
 
 from ..actions import Action, ActionKind
-from ..cards import CARDS, mask_indices
+from ..cards import mask_indices
 from ..melds import MeldTable, Partition, meld_table, partition_mask
 from ..observation import Observation
+from ..reasons import Reason
 from ..state import Phase, Source
 from .base import Bot
 from .features import Knowledge, direct_fit_mask, discard_danger, keep_score
@@ -35,7 +36,7 @@ class HeuristicBot(Bot):
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal_actions) == 1:
-            self.reason = "the only legal action"
+            self.why = Reason("only_legal")
             return obs.legal_actions[0]
         return self.rank(obs)[0][1]
 
@@ -123,17 +124,12 @@ class HeuristicBot(Bot):
             scored.append((value, -index, action))
         scored.sort(reverse=True)
         best_value, _, best = scored[0]
-        card = CARDS[centre]
         if best.kind is ActionKind.TAKE:
-            self.reason = (
-                f"taking {card} goes out"
-                if best_value >= WIN
-                else f"taking {card} melds it and leaves the strongest hand"
-            )
+            self.why = Reason("take_goes_out" if best_value >= WIN else "take_best", card=centre)
         elif best.melds:
-            self.reason = "lays cards from hand before passing"
+            self.why = Reason("lay_then_pass")
         else:
-            self.reason = f"{card} does not meld, or taking it would cost more than it gains"
+            self.why = Reason("not_worth_taking", card=centre)
         return [(value, action) for value, _, action in scored]
 
     def _rank_discards(
@@ -145,9 +141,9 @@ class HeuristicBot(Bot):
         best = scored[0][2]
         assert best.card >= 0
         if any(r.table and direct_fit_mask(melds, r.table, k.hand) == k.hand for r in k.rivals):
-            self.reason = "every card fits the opponent's table; this one costs least"
+            self.why = Reason("all_fit_others", card=best.card)
         else:
-            self.reason = f"{CARDS[best.card]} is the card it needs least and gives away least"
+            self.why = Reason("needs_least", card=best.card)
         return [(-cost, action) for cost, _, action in scored]
 
     def _rank_force(
@@ -159,16 +155,16 @@ class HeuristicBot(Bot):
         forced = obs.offeree if len(obs.tables) > 2 else obs.opponent  # who would be forced
         forced_count = obs.hand_counts[forced]
         if forced_count == 0:
-            self.reason = "forcing would let the opponent go out"
+            self.why = Reason("force_lets_out")
             decision = no_force
         elif obs.source is Source.TURNED and self._wants(k, melds, centre):
-            self.reason = f"it wants {CARDS[centre]} for itself"
+            self.why = Reason("wants_card", card=centre)
             decision = no_force
         elif forced_count <= 2:
-            self.reason = "the opponent is close to going out"
+            self.why = Reason("opponent_close")
             decision = no_force
         else:
-            self.reason = "forcing makes the opponent break up his hand"
+            self.why = Reason("force_breaks_hand")
         other = no_force if decision is force else force
         return [(1.0, decision), (0.0, other)]
 

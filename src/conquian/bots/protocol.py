@@ -37,6 +37,7 @@ from .. import __version__
 from ..actions import Action
 from ..errors import ConquianError
 from ..observation import Observation
+from ..reasons import Reason
 from ..rules import Rules, find_rules
 from . import Bot, Budget, make_bot
 
@@ -454,7 +455,7 @@ class ExternalBot(Bot):
             options = ", ".join(legal) if len(legal) <= 8 else f"{len(legal)} actions"
             self._fail(f"sent an illegal action {_shorten(text)!r} (legal: {options})")
         info = reply.get("info")
-        self.reason = info if isinstance(info, str) else ""
+        self.why = Reason("external", text=info) if isinstance(info, str) and info else None
         return chosen
 
     def deal_over(self, obs: Observation, winner: int | None, reason: str | None = None) -> None:

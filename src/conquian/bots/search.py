@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable
 
 from ..actions import Action, ActionKind
-from ..cards import ALL_CARDS_MASK, CARDS, mask_indices
+from ..cards import ALL_CARDS_MASK, mask_indices
 from ..melds import meld_table, partition_mask
 from ..observation import Observation
+from ..reasons import Reason
 from ..sample import determinize
 from ..state import GameState, Phase
 from .base import Bot, Budget
@@ -443,7 +444,7 @@ class SearchBot(Bot):
     def act(self, obs: Observation) -> Action:
         legal = obs.legal_actions
         if len(legal) == 1:
-            self.reason = "the only legal action"
+            self.why = Reason("only_legal")
             return legal[0]
         rng = self.rng
         draw = self.opponent_hands(obs)
@@ -462,7 +463,7 @@ class SearchBot(Bot):
         self, obs: Observation, candidates: list[Action], sample: Callable[[], GameState]
     ) -> Action:
         if len(candidates) == 1:
-            self.reason = "the only action worth playing"
+            self.why = Reason("only_worth")
             return candidates[0]
         budget = self.budget
         deadline = budget.deadline()
@@ -500,9 +501,7 @@ class SearchBot(Bot):
         action = candidates[best]
         mean = sum(results[best]) / len(results[best])
         rounds = len(results[best])
-        self.reason = f"{action} scored {mean:+.2f} over {rounds} sampled deals" + (
-            f" with {CARDS[obs.centre]} in the centre" if obs.centre >= 0 else ""
-        )
+        self.why = Reason("searched", card=obs.centre, action=action, mean=mean, deals=rounds)
         return action
 
 
@@ -524,6 +523,6 @@ class OracleBot(SearchBot):
     def act_with_state(self, obs: Observation, state: GameState) -> Action:
         legal = obs.legal_actions
         if len(legal) == 1:
-            self.reason = "the only legal action"
+            self.why = Reason("only_legal")
             return legal[0]
         return self._search(obs, self.candidates(obs), state.copy)

@@ -7,6 +7,7 @@ from ..cards import NUM_RANKS, mask_indices
 from ..errors import ConquianError
 from ..melds import partition_mask
 from ..observation import Observation
+from ..reasons import Reason
 from .base import Bot
 
 
@@ -17,7 +18,7 @@ class RandomBot(Bot):
 
     def act(self, obs: Observation) -> Action:
         _check_legal(obs, self.name)
-        self.reason = "random choice"
+        self.why = Reason("random")
         return self.rng.choice(obs.legal_actions)
 
 
@@ -54,16 +55,16 @@ class GreedyBot(Bot):
         legal = obs.legal_actions
         kinds = {a.kind for a in legal}
         if ActionKind.FORCE in kinds:
-            self.reason = "forces whenever it can"
+            self.why = Reason("greedy_force")
             return Action(ActionKind.FORCE)
         takes = [a for a in legal if a.kind is ActionKind.TAKE]
         if takes:
-            self.reason = "takes whenever the card melds, laying as much as it can"
+            self.why = Reason("greedy_take")
             return max(takes, key=lambda a: (partition_mask(a.melds).bit_count(), -len(a.melds)))
         if ActionKind.DISCARD in kinds:
             hand = obs.hand_mask
             discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-            self.reason = "discards its most isolated card"
+            self.why = Reason("greedy_discard")
             return min(discards, key=lambda a: (neighbour_count(a.card, hand), -(a.card % 10)))
-        self.reason = "the card does not meld"
+        self.why = Reason("no_meld")
         return next((a for a in legal if not a.melds), legal[0])

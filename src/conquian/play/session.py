@@ -28,6 +28,7 @@ from ..match import Match
 from ..notation import parse_action
 from ..observation import Observation
 from ..present.errors import illegal_action_words
+from ..present.hints import reason_words
 from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans
 from ..present.terminal import (
@@ -78,7 +79,6 @@ from ..present.terminal import resume_command as default_resume_command
 from ..present.terminal import saved_message as saved_message_line
 from ..present.words import (
     Names,
-    read_command,
     deal_heading,
     describe_action,
     describe_events,
@@ -88,6 +88,7 @@ from ..present.words import (
     options_line,
     outcome_lines,
     payment_lines,
+    read_command,
     situation,
     take_short_forms,
 )
@@ -545,7 +546,9 @@ class Session:
         bot.rng.seed(f"hint:{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
         with self.screen.thinking(hint_thinking(self.look)):
             action = bot.act(obs)
-        self.screen.say(*hint_lines(describe_action(action, obs, self.look), bot.reason))
+        self.screen.say(
+            *hint_lines(describe_action(action, obs, self.look), reason_words(bot.why, self.look))
+        )
 
     def _ask_yes(self, prompt: str) -> bool:
         while True:

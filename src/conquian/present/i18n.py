@@ -48,9 +48,9 @@ SOURCE_LANGUAGE = "en"
 _language: ContextVar[str] = ContextVar("conquian_language", default=SOURCE_LANGUAGE)
 
 __all__ = [
+    "GAME_WORDS",
     "LANGUAGES",
     "LOCALE_DIR",
-    "GAME_WORDS",
     "Domain",
     "Part",
     "choose_language",
