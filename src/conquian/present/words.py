@@ -42,6 +42,7 @@ from .spans import (
 __all__ = [
     "COMMANDS",
     "Names",
+    "action_text",
     "centre_origin",
     "command",
     "deal_heading",
@@ -563,6 +564,27 @@ def options_line(obs: Observation, look: CardLook) -> Line:
             line.append(Span(" | ", DIM))
         line += option
     return line
+
+
+def action_text(action: Action, look: CardLook) -> str:
+    """An action written with the commands and the card labels in use: ``take 5h5d5c``,
+    ``take 5h5d5c/6c7cJc``, ``discard Kh``, ``no``.
+
+    >>> from conquian.actions import Action
+    >>> action_text(Action.parse("take 5h5d5c"), CardLook())
+    'take 5h5d5c'
+    """
+    kind = action.kind
+    if kind in (ActionKind.TAKE, ActionKind.PASS):
+        word = command("take" if kind is ActionKind.TAKE else "pass")
+        melds = "/".join(look.typed(m).replace(" ", "") for m in action.melds)
+        return f"{word} {melds}" if melds else word
+    if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+        word = command("discard" if kind is ActionKind.DISCARD else "exchange")
+        return f"{word} {look.label(action.card)}" if action.card >= 0 else word
+    if kind is ActionKind.NO_FORCE:
+        return command("no")
+    return command("force" if kind is ActionKind.FORCE else "decline")
 
 
 def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
