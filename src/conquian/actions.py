@@ -110,16 +110,22 @@ class Action(NamedTuple):
             )
         if kind in _CARD_KINDS:
             if not rest:
-                raise InvalidNotationError(f"'{word}' needs a card, e.g. '{word} Kh'.")
+                raise InvalidNotationError(
+                    f"'{word}' needs a card, e.g. '{word} Kh'.", "needs_card", "", word
+                )
             found = list(iter_card_tokens(rest))
             if len(found) != 1:
-                raise InvalidNotationError(f"'{word}' takes exactly one card, got {rest!r}.")
+                raise InvalidNotationError(
+                    f"'{word}' takes exactly one card, got {rest!r}.", "one_card", rest, word
+                )
             return cls(kind, found[0])
         melds = parse_partition(rest) if kind in (ActionKind.TAKE, ActionKind.PASS) and rest else ()
         if melds:
             return cls(kind, -1, melds)
         if rest and kind is not ActionKind.TAKE and (kind is not ActionKind.PASS):
-            raise InvalidNotationError(f"'{word}' takes nothing after it, got {rest!r}.")
+            raise InvalidNotationError(
+                f"'{word}' takes nothing after it, got {rest!r}.", "nothing_after", rest, word
+            )
         if kind is ActionKind.TAKE:  # a take melds the centre card: its table is never empty
             raise InvalidNotationError(
                 "'take' needs the new table, e.g. 'take 5c6c7c/JhJdJc' "

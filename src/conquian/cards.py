@@ -186,7 +186,9 @@ def iter_card_tokens(text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> Ite
             bad = _SEPARATORS.split(text[pos:], maxsplit=1)[0]
             raise InvalidNotationError(
                 f"{bad!r} is not a card ({style.value} labels, e.g. "
-                f"{card_label(17, style)!r}) in {text!r}."
+                f"{card_label(17, style)!r}) in {text!r}.",
+                "not_a_card",
+                bad,
             )
         rank_text = match.group("rank").lower()
         suit_text = match.group("suit").lower()
@@ -208,7 +210,9 @@ def parse_cards_mask(text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> int
         bit = 1 << index
         if mask & bit:
             raise InvalidNotationError(
-                f"Card {_FRENCH_LABELS[index]} is written twice in {text!r}."
+                f"Card {_FRENCH_LABELS[index]} is written twice in {text!r}.",
+                "written_twice",
+                card_label(index, deck),
             )
         mask |= bit
     return mask

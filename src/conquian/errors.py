@@ -14,7 +14,18 @@ class ConquianError(Exception):
 
 
 class InvalidNotationError(ConquianError, ValueError):
-    """Text that cannot be read: a bad card token, action, position or record line."""
+    """Text that cannot be read: a bad card token, action, position or record line.
+
+    ``fault`` names what was wrong where a front end words it itself (``not_a_card``,
+    ``one_card``, ``needs_card``, ``nothing_after``, ``written_twice``, ``not_a_meld``),
+    with ``token`` the text or card at fault and ``word`` the command; "" otherwise.
+    """
+
+    def __init__(self, message: str, fault: str = "", token: str = "", word: str = "") -> None:
+        super().__init__(message)
+        self.fault = fault
+        self.token = token
+        self.word = word
 
 
 class InvalidMeldError(ConquianError, ValueError):

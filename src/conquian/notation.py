@@ -382,7 +382,9 @@ def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.
     if word in ("discard", "exchange") and rest:
         cards = list(iter_card_tokens(rest, deck))
         if len(cards) != 1:
-            raise InvalidNotationError(f"'{word}' takes exactly one card, got {rest!r}.")
+            raise InvalidNotationError(
+                f"'{word}' takes exactly one card, got {rest!r}.", "one_card", rest, word
+            )
         one_card = word
     if cards:
         kind = ActionKind.EXCHANGE if one_card == "exchange" else ActionKind.DISCARD

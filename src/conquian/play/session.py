@@ -69,6 +69,7 @@ from ..present.terminal import (
     resumed_line,
     thanks,
     turn_line,
+    typing_error,
     ways_heading,
     welcome_line,
     wrong_match_saved,
@@ -480,7 +481,7 @@ class Session:
             if named:  # cards that are fine, but no meld reading of them works
                 self.screen.error(no_take_lays(self.look.typed(named)))
             elif words[0] in ACTION_WORDS:
-                self.screen.error(str(exc))
+                self.screen.error(typing_error(exc, self.look))
             else:
                 self.screen.error(not_understood(text))
         except IllegalActionError as exc:

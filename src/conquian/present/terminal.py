@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import InvalidNotationError
 from ..state import Phase
 from .i18n import GAME_WORDS, fill
 from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
-from .words import command
+from .words import COMMANDS, command
 
 _ = GAME_WORDS.gettext
 ngettext = GAME_WORDS.ngettext
@@ -108,6 +109,7 @@ __all__ = [
     "thanks",
     "this_view_label",
     "turn_line",
+    "typing_error",
     "unfinished_deal",
     "ways_heading",
     "welcome_line",
@@ -336,6 +338,30 @@ def no_take_lays(cards: str) -> str:
 def not_understood(text: str) -> str:
     """A line that is no command."""
     return _("I don't understand {text}.").format(text=repr(text))
+
+
+def typing_error(exc: InvalidNotationError, look: CardLook) -> str:
+    """A move typed that cannot be read, in words (cards as ``look`` labels them)."""
+    word = command(exc.word) if exc.word in COMMANDS else exc.word
+    if exc.fault == "not_a_card":
+        return _("{text} is not a card (type the value, then the suit: e.g. {example}).").format(
+            text=repr(exc.token), example=look.label(17)
+        )
+    if exc.fault == "written_twice":
+        return _("{card} is written twice.").format(card=exc.token)
+    if exc.fault == "needs_card":
+        return _("{command} needs a card, e.g. {example}.").format(
+            command=repr(word), example=repr(f"{word} {look.label(19)}")
+        )
+    if exc.fault == "one_card":
+        return _("{command} takes exactly one card, not {text}.").format(
+            command=repr(word), text=repr(exc.token)
+        )
+    if exc.fault == "nothing_after":
+        return _("{command} takes nothing after it, not {text}.").format(
+            command=repr(word), text=repr(exc.token)
+        )
+    return _("That cannot be read as a move: {detail}").format(detail=exc)
 
 
 def choose_number(count: int) -> str:
