@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -407,3 +407,297 @@ def test_serve_refuses_an_unreachable_database_without_showing_its_password(
     assert "s3cret" not in err
     assert main(["serve", "--port", "0", "--db", "nonsense"]) == 1
     assert "not a database URL" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ mixed seats, invitations
+
+
+def create(client: TestClient, body: dict[str, Any]) -> dict[str, Any]:
+    made = client.post("/api/games", json=body)
+    assert made.status_code == 201, made.text
+    answer: dict[str, Any] = made.json()
+    return answer
+
+
+def join(client: TestClient, game_id: str, body: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{game_id}/join", json=body)
+
+
+def stored_seats(database: TestDatabase, game_id: str) -> list[tuple[Any, ...]]:
+    """The game's seats read straight from the database: (seat, kind, name, level, taken)."""
+    rows = database.query(
+        "select seat, kind, name, level, joined is not null from seats"
+        " where game_id = %s order by seat",
+        game_id,
+    )
+    return [(int(s), k, n, lv, bool(j)) for s, k, n, lv, j in rows]
+
+
+def states_until_at(
+    ws: Any, seq: int, client: TestClient, game_id: str, seat: int | None
+) -> dict[str, Any]:
+    """As :func:`states_until`, each message checked against the game as it was when it was
+    sent (rebuilt from the database): the computer may have moved since."""
+    while True:
+        msg = receive(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            assert_secret(msg, game_at(client, game_id, msg["seq"]), seat)
+            if msg["seq"] == seq and msg["obs"] is not None:
+                return msg
+
+
+def next_state(ws: Any, game: LiveMatch, seat: int | None) -> dict[str, Any]:
+    """The next state message, checked for hidden cards, seeds, tokens and invitations."""
+    while True:
+        msg = receive(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state":
+            assert_secret(msg, game, seat)
+            return msg
+
+
+def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator_rematch_and_replay(
+    client: TestClient, database: TestDatabase
+) -> None:
+    made = create(
+        client,
+        {
+            "name": "Ana",
+            "rules": "tercerilla",
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "hard"}],
+        },
+    )
+    game_id = made["id"]
+    assert [i["seat"] for i in made["invitations"]] == [1]  # one for the person's seat
+    code = made["invitations"][0]["code"]
+    assert len(code) >= 24 and code != made["token"]
+    info = client.get(f"/api/games/{game_id}").json()
+    assert info["mode"] == "mixed" and info["status"] == "open"
+    assert info["kinds"] == ["human", "human", "bot"]
+    assert info["levels"] == [None, None, "hard"]
+    assert info["names"] == ["Ana", "", "Computer (hard)"]
+    assert info["joined"] == [True, False, True] and info["free"] == 1
+    assert info["by_invitation"] is True  # private: a seat is taken only by its invitation
+    assert stored_seats(database, game_id) == [
+        (0, "human", "Ana", None, True),
+        (1, "human", "", None, False),
+        (2, "bot", "Computer (hard)", "hard", True),
+    ]
+    assert code not in json.dumps(client.get("/api/lobby").json())
+    assert game_id not in json.dumps(client.get("/api/lobby").json())  # private
+    # the creator's page is told the invitations again (worked out from its token)
+    with seat_socket(client, game_id, made["token"]) as ws:
+        first = next_state(ws, live(client, game_id), 0)
+        assert first["invitations"] == made["invitations"] and first["obs"] is None
+    with seat_socket(client, game_id) as watcher:  # a spectator is not told them
+        assert "invitations" not in next_state(watcher, live(client, game_id), None)
+    joined = join(client, game_id, {"name": "Ben", "invite": code})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1 and code not in joined.text
+    assert live(client, game_id).status == "playing"
+    tokens = {0: made["token"], 1: joined.json()["token"]}
+    rng = random.Random(4)
+    with (
+        seat_socket(client, game_id, tokens[0]) as ws0,
+        seat_socket(client, game_id, tokens[1]) as ws1,
+        seat_socket(client, game_id) as watcher,
+    ):
+        game = live(client, game_id)
+        sockets = {0: ws0, 1: ws1, None: watcher}
+        views = {
+            seat: states_until_at(ws, 0, client, game_id, seat) for seat, ws in sockets.items()
+        }
+        assert views[0]["invitations"] == []  # every invitation has been used
+        assert "invitations" not in views[1] and "invitations" not in views[None]
+        assert [len(views[p]["obs"]["hand"]) for p in (0, 1)] == [8, 8]
+        seq = 0
+        while not views[0]["match"]["over"]:
+            to_act = views[0]["obs"]["to_act"]
+            if to_act != 2:  # a person's move; the computer moves by itself
+                legal = views[to_act]["obs"]["legal_actions"]
+                assert legal and not views[None]["obs"]["legal_actions"]
+                assert not views[1 - to_act]["obs"]["legal_actions"]
+                sockets[to_act].send_text(json.dumps({"type": "act", "action": rng.choice(legal)}))
+            seq += 1
+            views = {
+                seat: states_until_at(ws, seq, client, game_id, seat)
+                for seat, ws in sockets.items()
+            }
+        last = views[None]["last"]
+        assert last is not None and len(last["tables"]) == 3
+        assert any(a[1] == 2 for a in database.actions(game_id)), "the computer never moved"
+        # the replay of a finished deal shows the three hands
+        deals = client.get(f"/api/games/{game_id}/records").json()["deals"]
+        replay = client.get(f"/api/games/{game_id}/replay/{deals[-1]['deal']}").json()
+        assert replay["players"] == ["Ana", "Ben", "Computer (hard)"]
+        assert [len(h) for h in replay["frames"][0]["hands"]] == [8, 8, 8]
+        # a rematch keeps the seats: the people's tokens, the computer and its level
+        ws1.send_text(json.dumps({"type": "rematch"}))
+        rematch = next_state(ws1, game, 1)["game"]["rematch"]
+        assert rematch
+    fresh = live(client, rematch)
+    assert fresh.names == ("Ana", "Ben", "Computer (hard)") and fresh.mode == "mixed"
+    assert [fresh.level_of(p) for p in range(3)] == [None, None, "hard"]
+    assert fresh.seat_for(tokens[0]) == 0 and fresh.seat_for(tokens[1]) == 1
+    assert join(client, rematch, {"name": "Cy", "invite": code}).status_code == 404
+    with seat_socket(client, rematch, tokens[1]) as ws:
+        view = next_state(ws, fresh, 1)
+        assert view["game"]["kinds"] == ["human", "human", "bot"] and view["game"]["free"] == 0
+        assert "invitations" not in view
+
+
+def test_each_invitation_seats_exactly_its_seat_once(
+    client: TestClient, database: TestDatabase
+) -> None:
+    made = create(
+        client,
+        {
+            "name": "Ana",
+            "rules": "mexican,num_players=4",
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}, {"kind": "human"}],
+        },
+    )
+    game_id = made["id"]
+    codes = {i["seat"]: i["code"] for i in made["invitations"]}
+    assert sorted(codes) == [1, 3] and codes[1] != codes[3]
+    other = create(client, {"name": "Zed", "seats": [{"kind": "person"}]})
+    before = stored_seats(database, game_id)
+
+    def refused(body: dict[str, Any], status: int, fragment: str) -> None:
+        answer = join(client, game_id, body)
+        assert answer.status_code == status and fragment in answer.json()["error"], answer.text
+        assert stored_seats(database, game_id) == before  # nothing changed
+        assert all(c not in answer.text for c in codes.values())
+
+    refused({"name": "Mal"}, 403, "taken by invitation")  # a private game's id is not enough
+    refused({"name": "Mal", "invite": "x" * 24}, 404, "not one of this game's")
+    refused({"name": "Mal", "invite": other["invitations"][0]["code"]}, 404, "not one of")
+    refused({"name": "Mal", "invite": 7}, 400, "must be text")
+    refused({"name": "Mal", "invite": "x" * 65}, 400, "must be text")
+    refused({"name": "Mal", "seat": 2}, 400, "Unknown field(s): seat")
+    refused({"name": "\x07", "invite": codes[3]}, 400, "printable")
+    # the later seat's invitation first: it seats its own seat, not the next free one
+    third = join(client, game_id, {"name": "Dee", "invite": codes[3]})
+    assert third.status_code == 200 and third.json()["seat"] == 3
+    before = stored_seats(database, game_id)
+    assert before[3] == (3, "human", "Dee", None, True) and not before[1][4]
+    refused({"name": "Mal", "invite": codes[3]}, 409, "used already")  # a link works once
+    second = join(client, game_id, {"invite": codes[1]})  # no name: the seat's number
+    assert second.status_code == 200 and second.json()["seat"] == 1
+    names = [name for _, _, name, _, _ in stored_seats(database, game_id)]
+    assert names == ["Ana", "Player 2", "Computer (easy)", "Dee"]
+    assert live(client, game_id).status == "playing"
+    before = stored_seats(database, game_id)
+    refused({"name": "Mal", "invite": codes[1]}, 409, "used already")
+    refused({"name": "Mal"}, 403, "taken by invitation")
+    # the codes never reached another seat, a spectator or an HTTP answer about the game
+    tokens = {0: made["token"], 1: second.json()["token"], 3: third.json()["token"]}
+    with ExitStack() as stack:  # dealt once every person has said hello
+        sockets = {
+            seat: stack.enter_context(seat_socket(client, game_id, tokens.get(seat)))  # type: ignore[arg-type]
+            for seat in (None, 0, 1, 3)
+        }
+        for seat, ws in sockets.items():  # assert_secret checks every message
+            view = states_until_at(ws, 0, client, game_id, seat)
+            assert len(view["game"]["names"]) == 4 and view["game"]["free"] == 0
+    for path in (f"/api/games/{game_id}", "/api/lobby"):
+        text = client.get(path).text
+        assert all(c not in text for c in codes.values()) and made["token"] not in text
+
+
+def test_seats_requests_are_checked_and_nothing_is_stored(
+    client: TestClient, database: TestDatabase
+) -> None:
+    person, bot = {"kind": "person"}, {"kind": "bot", "level": "hard"}
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"rules": "tercerilla", "seats": [person]}, "seat 3 players: 'seats' must list the 2"),
+        ({"rules": "tercerilla", "seats": [person, bot, bot]}, "not 3"),
+        ({"seats": []}, "must list the 1 seat after yours, not 0"),
+        ({"seats": [person, person]}, "seat 2 players"),
+        ({"rules": "tercerilla", "seats": [person, {"kind": "robot"}]}, "seats[1] (seat 3)"),
+        ({"seats": [{"kind": "robot"}]}, "unknown kind 'robot': choose 'person' or 'bot'"),
+        ({"seats": [{}]}, "unknown kind 'None'"),
+        ({"seats": [{"kind": "bot", "level": "godlike"}]}, "unknown level 'godlike'"),
+        ({"seats": [{"kind": "bot", "level": 3}]}, "choose one of easy, medium, hard, expert"),
+        ({"seats": [{"kind": "person", "level": "hard"}]}, "only a computer seat"),
+        ({"seats": [{"kind": "bot", "colour": "red"}]}, "unknown field(s) colour"),
+        ({"seats": ["bot"]}, "seats[0] (seat 2) must be an object"),
+        ({"seats": {"kind": "bot"}}, "'seats' must be a list"),
+        ({"seats": "bot"}, "'seats' must be a list"),
+        ({"mode": "bot", "seats": [bot]}, "either 'seats'"),
+        ({"level": "easy", "seats": [bot]}, "either 'seats'"),
+        ({"seats": [bot], "public": "yes"}, "'public' must be true or false"),
+        ({"seats": [bot], "rules": "nonsense"}, "Bad rules"),
+        ({"seats": [person], "name": "n" * 40}, "at most 24"),
+        ({}, "Unknown mode 'None'"),
+    ]
+    for body, fragment in cases:
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 400, (body, answer.text)
+        assert fragment in answer.json()["error"], (body, answer.json()["error"])
+    assert database.query("select count(*) from games") == [(0,)]
+    assert database.query("select count(*) from seats") == [(0,)]
+    # every other seat a computer: a game against the computer, each at its own level
+    made = create(
+        client,
+        {
+            "rules": "mexican,num_players=4",
+            "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot"}, bot],
+        },
+    )
+    assert made["invitations"] == []
+    info = client.get(f"/api/games/{made['id']}").json()
+    assert info["mode"] == "bot" and info["status"] == "playing" and info["level"] is None
+    assert info["names"][1:] == ["Computer 1 (easy)", "Computer 2 (medium)", "Computer 3 (hard)"]
+    assert info["levels"] == [None, "easy", "medium", "hard"]
+    assert [g["id"] for g in client.get("/api/lobby").json()["playing"]] == [made["id"]]
+
+
+def test_the_lobby_lists_the_seats_of_each_public_game(
+    client: TestClient, database: TestDatabase
+) -> None:
+    made = create(
+        client,
+        {
+            "name": "Ana",
+            "rules": "tercerilla",
+            "public": True,
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "expert"}],
+        },
+    )
+    friends = create(
+        client, {"name": "Cy", "rules": "mexican,num_players=4", "mode": "friend", "public": True}
+    )
+    lobby = client.get("/api/lobby").json()
+    entries = {g["id"]: g for g in lobby["open"]}
+    assert set(entries) == {made["id"], friends["id"]} and not lobby["playing"]
+    mixed = entries[made["id"]]
+    assert mixed["rules"] == "mexican" and mixed["mode"] == "mixed"
+    assert (mixed["size"], mixed["free"]) == (3, 1)
+    assert mixed["players"] == ["Ana", "", "Computer (expert)"]
+    assert mixed["seats"] == [
+        {"kind": "human", "name": "Ana", "level": None, "free": False},
+        {"kind": "human", "name": "", "level": None, "free": True},
+        {"kind": "bot", "name": "Computer (expert)", "level": "expert", "free": False},
+    ]
+    assert (entries[friends["id"]]["size"], entries[friends["id"]]["free"]) == (4, 3)
+    text = json.dumps(lobby)
+    for secret in [made["token"], friends["token"]] + [
+        i["code"] for i in made["invitations"] + friends["invitations"]
+    ]:
+        assert secret not in text
+    # a public game's free seat may be taken from the lobby, without an invitation: its
+    # invitation is then used up
+    assert join(client, friends["id"], {"name": "Bo"}).json()["seat"] == 1
+    entry = {g["id"]: g for g in client.get("/api/lobby").json()["open"]}[friends["id"]]
+    assert entry["free"] == 2 and entry["players"] == ["Cy", "Bo", "", ""]
+    used = friends["invitations"][0]
+    assert used["seat"] == 1
+    assert join(client, friends["id"], {"name": "Di", "invite": used["code"]}).status_code == 409
+    assert join(client, made["id"], {"name": "Ben"}).json()["seat"] == 1
+    lobby = client.get("/api/lobby").json()
+    assert [g["id"] for g in lobby["open"]] == [friends["id"]]
+    playing = lobby["playing"][0]
+    assert playing["id"] == made["id"] and playing["free"] == 0
+    assert playing["players"] == ["Ana", "Ben", "Computer (expert)"]

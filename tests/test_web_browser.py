@@ -239,13 +239,15 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ana.fill("#name", "Ana")
     ana.check("#public")  # listed in the lobby, so that Ben finds it there
     ana.click("#play-friend")
-    invite = ana.locator("#invite")
+    invite = ana.locator("#invite-1")  # the invitation of Ben's seat
     expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
     link = invite.input_value()
-    game_id = link.rsplit("/", 1)[1]
-    # the lobby lists the open game
+    game_id = link.split("#/join/")[1].split("/")[0]
+    # the lobby lists the open game, with its free seat
     ben.goto(server + "/")
     expect(ben.locator(f"#lobby-list a[href='#/join/{game_id}']")).to_have_count(1)
+    entry = ben.locator(f"#lobby-list li[data-game='{game_id}']")
+    expect(entry.locator(".free-count")).to_have_text("1 of 2 seats free")
     ben.goto(link)
     ben.fill("#name", "Ben")
     ben.click("#join-btn")
@@ -345,11 +347,13 @@ def test_three_browsers_play_a_tercerilla_between_friends(
     ana.goto(server + "/")
     ana.fill("#name", "Ana")
     ana.select_option("#game-rules", "tercerilla")
+    expect(ana.locator("#play-friend")).to_have_text("Create a game for friends")
     ana.click("#play-friend")
-    invite = ana.locator("#invite")
-    expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
-    link = invite.input_value()
-    for page, name in ((ben, "Ben"), (cy, "Cy")):
+    # an invitation link for each friend's seat
+    expect(ana.locator("#invite .invite-link")).to_have_count(2, timeout=WAIT_MS)
+    links = [ana.locator(f"#invite-{seat}").input_value() for seat in (1, 2)]
+    assert links[0] != links[1]
+    for page, name, link in ((cy, "Cy", links[1]), (ben, "Ben", links[0])):
         page.goto(link)
         page.fill("#name", name)
         page.click("#join-btn")
@@ -358,6 +362,8 @@ def test_three_browsers_play_a_tercerilla_between_friends(
         expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
         expect(page.locator(".player.opp")).to_have_count(2)
     expect(ana.locator(".player.opp").first).to_contain_text("on your right")
+    # each link seated its own seat: Ben on Ana's right although Cy came first
+    expect(ana.locator(".player.opp .name").first).to_have_text("Ben")
     deadline = time.monotonic() + 170
     while not all(game_over(p) for p in pages):
         assert time.monotonic() < deadline, "the three friends' game did not finish"
@@ -368,5 +374,114 @@ def test_three_browsers_play_a_tercerilla_between_friends(
         assert not csp_violations(page)
     assert not errors
     assert check_wire(sqlite_database(db), frames) > 0  # no hand or stock card on the wire
+    for ctx in contexts:
+        ctx.close()
+
+
+NEWS_JS = """n => document.getElementById("app").dataset.seq !== n
+    || document.querySelector("#actions button:not([disabled])")
+    || document.getElementById("summary")"""
+
+
+def wait_for_news(pages: list[Page]) -> None:
+    """Wait, on the page furthest behind, for its next state (a move, a turn, a summary).
+
+    When every page has caught up and none of them may move, it is the computer's turn: each
+    page waits for its move.  No timed sleep: the wait ends on what the page draws.
+    """
+    seqs = [int(p.locator("#app").get_attribute("data-seq") or 0) for p in pages]
+    behind = pages[seqs.index(min(seqs))]
+    behind.wait_for_function(NEWS_JS, arg=str(min(seqs)), timeout=WAIT_MS)
+
+
+def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, db = served
+    frames: list[tuple[int | None, str]] = []
+    contexts = [
+        browser.new_context(viewport={"width": 1280, "height": 800}),
+        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True),
+        browser.new_context(viewport={"width": 1280, "height": 800}),
+    ]
+    ana, ben, eve = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    urls: list[str] = []
+    for page, seat in ((ana, 0), (ben, 1), (eve, None)):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("request", lambda request: urls.append(request.url))
+        listen(page, seat, frames)
+    # Ana sets the table: a friend on her right, the computer (easy) on her left; public
+    ana.goto(server + "/")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game-rules", "tercerilla")
+    expect(ana.locator("#seat-picks select")).to_have_count(2)
+    ana.select_option("#seat-2", "bot:easy")
+    expect(ana.locator("#pick-summary")).to_have_text(
+        "1 invitation link to send, 1 computer player at the table."
+    )
+    expect(ana.locator("#play-friend")).to_have_text("Create the table")
+    ana.check("#public")
+    ana.click("#play-friend")
+    expect(ana.locator("#invite .invite-link")).to_have_count(1, timeout=WAIT_MS)
+    link = ana.locator("#invite-1").input_value()
+    game_id, code = link.split("#/join/")[1].split("/")
+    expect(ana.locator("#seat-list li")).to_have_count(3)
+    expect(ana.locator("#seat-list li[data-seat='2']")).to_contain_text("Computer (easy)")
+    # the lobby shows the table: who sits, the computer and its level, one seat of three free
+    eve.goto(server + "/")
+    entry = eve.locator(f"#lobby-list li[data-game='{game_id}']")
+    expect(entry.locator(".free-count")).to_have_text("1 of 3 seats free", timeout=WAIT_MS)
+    expect(entry.locator(".seat-line")).to_have_text(
+        "1 of 3 seats free Ana · free seat · Computer (easy)"
+    )
+    eve.goto(f"{server}/#/watch/{game_id}")
+    expect(eve.locator("#prompt")).to_contain_text("Waiting for one more player", timeout=WAIT_MS)
+    assert eve.locator("#invite").count() == 0  # a spectator is shown no invitation
+    # Ben opens his invitation and takes his seat
+    ben.goto(link)
+    expect(ben.locator("#join-info")).to_contain_text("Ana invites you", timeout=WAIT_MS)
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
+    people = [ana, ben]
+    for page in people:
+        expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+        expect(page.locator(".player.opp")).to_have_count(2)
+    expect(ana.locator(".player.opp .name")).to_have_text(["Ben", "Computer (easy)"])
+    expect(ben.locator(".player.opp .name")).to_have_text(["Computer (easy)", "Ana"])
+    expect(eve.locator(".player")).to_have_count(3, timeout=WAIT_MS)
+    assert ben.evaluate("document.documentElement.scrollWidth") <= 390
+    deadline = time.monotonic() + 170
+    while not all(game_over(p) for p in people):
+        assert time.monotonic() < deadline, "the table did not finish its deal"
+        moved = [move(p, use_keys=False) for p in people if not game_over(p)]
+        if not any(moved):
+            wait_for_news(people)
+    # the spectator saw every move, and never a hand
+    expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
+    assert eve.locator("#hand .card-btn").count() == 0
+    for page in people:
+        expect(page.locator("#fair-check")).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
+    # the replay draws the three players
+    replay = ana.locator("#summary .over-buttons a", has_text="Replay").last.get_attribute("href")
+    eve.goto(f"{server}/{replay}")
+    expect(eve.locator(".replay .player")).to_have_count(3, timeout=WAIT_MS)
+    expect(eve.locator(".replay h2")).to_contain_text("Ana vs Ben vs Computer (easy)")
+    eve.keyboard.press("End")
+    expect(eve.locator("#rp-step")).to_have_text(re.compile(r"^(\d+) / \1$"))
+    # a rematch at the same table: the two people and the computer at its level
+    ana.locator("#summary .btn-rematch").click()
+    expect(ana).to_have_url(re.compile(r"#/g/(?!" + re.escape(game_id) + ")"), timeout=WAIT_MS)
+    ben.locator("#summary .go-rematch").click()
+    for page in people:
+        expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+    expect(ana.locator(".player.opp .name")).to_have_text(["Ben", "Computer (easy)"])
+    for page in (ana, ben, eve):
+        assert not csp_violations(page)
+    assert not errors, errors
+    # the invitation never went into a URL, and nothing the pages received held a hidden
+    # card, a seed, a token or an invitation meant for someone else
+    assert not [u for u in urls if code in u]
+    assert check_wire(sqlite_database(db), frames) > 0
     for ctx in contexts:
         ctx.close()

@@ -35,6 +35,8 @@ from sqlalchemy import (
     BigInteger,
     Column,
     Float,
+    ForeignKey,
+    Integer,
     MetaData,
     String,
     Table,
@@ -746,13 +748,26 @@ def old_games_columns() -> list[Column[Any]]:
     ]
 
 
+def old_seats_columns() -> list[Column[Any]]:
+    """The ``seats`` table as the previous versions made it (no ``level``, no ``invite_hash``)."""
+    return [
+        Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+        Column("seat", Integer, primary_key=True),
+        Column("kind", String(8), nullable=False),
+        Column("name", String(64), nullable=False),
+        Column("token_hash", String(64)),
+        Column("joined", Float),
+    ]
+
+
 def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) -> None:
     from conquian.web import store as store_module
     from conquian.web.store import Store
 
     old = MetaData()
     old_games = Table("games", old, *old_games_columns())
-    for name in ("seats", "actions", "records"):
+    Table("seats", old, *old_seats_columns())  # no level, no invitation
+    for name in ("actions", "records"):
         store_module.metadata.tables[name].to_metadata(old)
     engine = create_engine(database.url)
     try:
@@ -809,6 +824,8 @@ def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) 
             assert loaded is not None and loaded[0].public is False
             bot = store.load("oldbot")
             assert bot is not None and bot[0].public is True
+            assert bot[0].invite_only is False and bot[0].seats[1].level is None
+            assert loaded[0].seats[1].invite_hash is None
         finally:
             store.close()
     from conquian.web.app import create_app
@@ -817,4 +834,13 @@ def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) 
         made = client.post("/api/games", json={"mode": "friend", "public": True}).json()
         assert made["id"] in lobby_ids(client)["open"]
         joined = client.post("/api/games/oldfriend/join", json={"name": "Ben"})
-        assert joined.status_code == 200
+        assert joined.status_code == 200  # by the game's id, as before
+        info = client.get("/api/games/oldbot").json()  # its computer plays at the game's level
+        assert info["levels"] == [None, "easy"] and info["by_invitation"] is False
+        mixed = client.post(
+            "/api/games",
+            json={"rules": "tercerilla", "seats": [{"kind": "person"}, {"kind": "bot"}]},
+        ).json()
+        code = mixed["invitations"][0]["code"]
+        taken = client.post(f"/api/games/{mixed['id']}/join", json={"name": "Cy", "invite": code})
+        assert taken.status_code == 200 and taken.json()["seat"] == 1

@@ -184,3 +184,45 @@ def test_an_in_memory_store_works(url: str) -> None:
         assert store.load("g1") is not None
     finally:
         store.close()
+
+
+def test_seats_keep_their_level_and_invitation_and_the_lobby_counts_free_seats(
+    stores: list[Store],
+) -> None:
+    one, two = stores
+    mixed = MatchRow(
+        id="m1",
+        created=0.0,
+        mode="mixed",
+        level=None,
+        rules="mexican",
+        match_seed=1,
+        bot_seed=2,
+        status="open",
+        rematch_id=None,
+        rematch_of=None,
+        seats=(
+            SeatRow(0, "human", "Ana", hash_token("a"), True),
+            SeatRow(1, "human", "", None, False, None, hash_token("invite-1")),
+            SeatRow(2, "bot", "Computer (hard)", None, True, "hard"),
+        ),
+        public=True,
+        invite_only=True,
+    )
+    one.create_game(mixed)
+    loaded = two.load("m1")
+    assert loaded is not None
+    row = loaded[0]
+    assert row.invite_only and row.public and row.mode == "mixed"
+    assert row.seats == mixed.seats
+    [entry] = two.lobby()["open"]
+    assert (entry["size"], entry["free"], entry["rules"]) == (3, 1, "mexican")
+    assert entry["seats"][1] == {"kind": "human", "name": "", "level": None, "free": True}
+    assert entry["seats"][2]["level"] == "hard"
+    assert "invite" not in str(entry) and hash_token("invite-1") not in str(entry)
+    assert one.join("m1", 1, "Ben", hash_token("b"))
+    assert not two.join("m1", 1, "Cy", hash_token("c"))  # a seat is taken once
+    again = two.load("m1")
+    assert again is not None and again[0].status == "playing"
+    assert again[0].seats[1].invite_hash == hash_token("invite-1")  # kept: the link is used
+    assert [g["id"] for g in two.lobby()["playing"]] == ["m1"]

@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 from conquian.cards import CARDS, mask_indices
 from conquian.state import GameState
 from conquian.web.hub import LiveMatch
-from conquian.web.store import Store
+from conquian.web.store import Store, hash_token
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])([A2-7JQK][shdc])(?![A-Za-z0-9_-])")
 """A card as the server writes it; not inside a word, nor inside a game id or token, which are
@@ -48,11 +48,13 @@ def forbidden_for(state: GameState, seat: int | None) -> set[str]:
 
 def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) -> None:
     """No hidden card of the deal in play (nor of the last finished deal) is in the message,
-    nor any seed: no server seed of a deal not yet over, no other seat's seed for it.
+    nor any seed: no server seed of a deal not yet over, no other seat's seed for it; nor
+    any seat token or invitation code (:func:`assert_no_seat_secrets`).
 
     ``game`` must be the game as it was when the message was sent.
     """
     raw = message.get("_raw") or json.dumps(message)
+    assert_no_seat_secrets(message, game, seat)
     for shuffle in game.shuffles.values():
         if shuffle.deal > len(game.finished):  # not over: its seeds are secret
             assert shuffle.server_seed not in raw, f"the server seed of deal {shuffle.deal} leaked"
@@ -76,6 +78,38 @@ def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) ->
     assert not any(s in raw for s in seeds), "a seed reached a client"
     if seat is None:
         assert "hand" not in message["obs"]
+
+
+SECRET_WORD = re.compile(r"[A-Za-z0-9_-]{16,}")
+"""A word that could be a seat token or an invitation code (both are URL-safe base64)."""
+
+
+def seat_secrets_in(text: str, game: LiveMatch) -> list[str]:
+    """The seat tokens and invitation codes of ``game`` found in ``text``, by their hashes:
+    ``token of seat 1``, ``invitation of seat 2``."""
+    found = []
+    for word in set(SECRET_WORD.findall(text)):
+        hashed = hash_token(word)
+        for s in game.seats:
+            if s.token_hash == hashed:
+                found.append(f"token of seat {s.seat}")
+            if s.invite_hash == hashed:
+                found.append(f"invitation of seat {s.seat}")
+    return found
+
+
+def assert_no_seat_secrets(message: dict[str, Any], game: LiveMatch, seat: int | None) -> None:
+    """No seat token is in a message, and no invitation code, except in the ``invitations``
+    of a message to the creator (seat 0), each there the code of its own seat."""
+    invitations = message.get("invitations")
+    if invitations is not None:
+        assert seat == 0, f"invitations were sent to seat {seat}"
+        for invitation in invitations:
+            code, at = invitation["code"], invitation["seat"]
+            assert game.seats[at].invite_hash == hash_token(code), "not that seat's invitation"
+    rest = {k: v for k, v in message.items() if k not in ("_raw", "invitations")}
+    leaked = seat_secrets_in(json.dumps(rest), game)
+    assert not leaked, f"seat {seat} was sent {leaked}"
 
 
 def hello(token: str | None = None) -> str:

@@ -5,9 +5,14 @@ route                                         what it does
 ============================================  =============================================
 ``GET /``                                     the browser client (``static/index.html``)
 ``POST /api/games``                           new game: ``{"mode": "bot"|"friend", "level",
-                                              "name", "rules", "public"}`` →
-                                              ``{"id", "seat", "token", "shuffle"}``
-``POST /api/games/{id}/join``                 take the free seat: ``{"name"}`` →
+                                              "name", "rules", "public"}``, or ``{"seats":
+                                              [{"kind": "person"}, {"kind": "bot",
+                                              "level"}, …], "name", "rules", "public"}`` →
+                                              ``{"id", "seat", "token", "shuffle",
+                                              "invitations": [{"seat", "code"}]}``
+``POST /api/games/{id}/join``                 take a seat: ``{"name", "invite"}`` (the seat
+                                              of that invitation; without one, the next
+                                              free seat of a public game) →
                                               ``{"seat", "token", "shuffle"}``
 ``GET /api/games/{id}``                       public facts about a game
 ``GET /api/lobby``                            public games: open, and being played
@@ -21,6 +26,10 @@ route                                         what it does
 
 ``shuffle`` is ``{"deal", "commitment"}``: the commitment to the shuffle of the deal that the
 seed of the client's ``hello`` goes to, published before the client gives its seed.
+
+An invitation code is a secret like a seat token: it travels in the create answer, in the
+body of a join (never in a URL) and, to the creator's own connections only, in the state
+messages (``invitations``, the free seats'), worked out again from the creator's token.
 
 Websocket messages from the client: first ``{"type": "hello", "token": "…", "seed": "…"}``
 (the seat token travels in this message, never in the URL, where a proxy's log would keep
@@ -66,6 +75,7 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
+from . import words
 from .hub import Conn, Hub, LiveMatch, UserError, check_seed, echo_id, segments
 from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
 from .store import Store, default_db_url
@@ -217,23 +227,35 @@ async def index(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     data = await _body(request, "create")
-    unknown = set(data) - {"mode", "level", "name", "rules", "public"}
+    unknown = set(data) - {"mode", "level", "name", "rules", "public", "seats"}
     if unknown:
         raise UserError(f"Unknown field(s): {', '.join(sorted(unknown))}.")
-    live, token = await _hub(request).create(
+    live, token, invitations = await _hub(request).create(
         data.get("mode"),
         level=data.get("level"),
         name=data.get("name"),
         rules=data.get("rules"),
         public=data.get("public"),
+        seats=data.get("seats"),
     )
-    answer = {"id": live.id, "seat": 0, "token": token, "shuffle": live.next_shuffle()}
+    answer = {
+        "id": live.id,
+        "seat": 0,
+        "token": token,
+        "shuffle": live.next_shuffle(),
+        "invitations": invitations,
+    }
     return JSONResponse(answer, status_code=201)
 
 
 async def join_game(request: Request) -> Response:
     data = await _body(request, "join")
-    live, seat, token = await _hub(request).join(request.path_params["game_id"], data.get("name"))
+    unknown = set(data) - {"name", "invite"}
+    if unknown:
+        raise UserError(words.join_unknown_fields(str(u)[:20] for u in unknown))
+    live, seat, token = await _hub(request).join(
+        request.path_params["game_id"], data.get("name"), data.get("invite")
+    )
     return JSONResponse(
         {"id": live.id, "seat": seat, "token": token, "shuffle": live.next_shuffle()}
     )
@@ -455,6 +477,8 @@ async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any, seed: Any) -
         raise UserError("The seat token must be text.")
     seed = None if seed is None else check_seed(seed)
     conn.seat = live.seat_for(token) if token else None
+    if conn.seat == 0 and token:  # the creator: told the invitations of the seats still free
+        conn.invites = {i["seat"]: i["code"] for i in live.invitations(token, taken=True)}
     if token and conn.seat is None:
         conn.send(
             {

@@ -17,6 +17,9 @@ with the seeds given by then.  The server seed is revealed with the deal's end.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import logging
 import math
 import random
@@ -26,7 +29,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -53,6 +56,7 @@ from ..present.words import (
 from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
 from ..seats import Seat, Table
+from . import words
 from .security import dumps
 from .store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 
@@ -104,6 +108,9 @@ class Conn:
     fell_behind: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the client fell behind."""
     hinting: bool = False
+    invites: dict[int, str] = field(default_factory=dict)
+    """The creator's connection: the invitation code of each seat that has one (sent, in
+    each state message to this connection only, while the seat is free)."""
     max_messages: int = OUTBOX_MESSAGES
     max_chars: int = OUTBOX_CHARS
 
@@ -192,11 +199,15 @@ class LiveMatch:
         self.status = row.status
         self.rematch_id = row.rematch_id
         self.public = row.public
+        self.invite_only = row.invite_only
         self.seats: list[SeatRow] = list(row.seats)
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
         self.table = Table(
             [
-                Seat(s.name, _server_bot(row.level or "medium") if s.kind == "bot" else None)
+                Seat(
+                    s.name,
+                    _server_bot(s.level or self.level or "medium") if s.kind == "bot" else None,
+                )
                 for s in self.seats
             ],
             match=self.match,
@@ -279,8 +290,15 @@ class LiveMatch:
 
     @property
     def joined(self) -> bool:
-        """Both seats are filled."""
+        """Every seat is filled."""
         return all(s.joined for s in self.seats)
+
+    def level_of(self, seat: int) -> str | None:
+        """The level of a computer seat (None for a person's)."""
+        row = self.seats[seat]
+        if row.kind != "bot":
+            return None
+        return row.level or self.level or "medium"
 
     @property
     def dealt(self) -> bool:
@@ -289,7 +307,7 @@ class LiveMatch:
 
     @property
     def ready(self) -> bool:
-        """Both seats are filled and the first deal is dealt."""
+        """Every seat is filled and the first deal is dealt."""
         return self.joined and self.dealt
 
     @property
@@ -365,6 +383,26 @@ class LiveMatch:
             return None
         return self.table.bot_to_act()
 
+    def invitations(self, token: str, *, taken: bool = False) -> list[dict[str, Any]]:
+        """The invitations of the free seats (``taken``: of the taken ones too), for the
+        creator whose token is ``token``: ``{"seat", "code"}`` each (none for another token)."""
+        out = []
+        for s in self.seats:
+            if (s.joined and not taken) or s.invite_hash is None:
+                continue
+            code = invite_code(token, self.id, s.seat)
+            if secrets.compare_digest(hash_token(code), s.invite_hash):
+                out.append({"seat": s.seat, "code": code})
+        return out
+
+    def invited_seat(self, code: str) -> SeatRow | None:
+        """The seat whose invitation is ``code``, taken or not; None if none is."""
+        hashed = hash_token(code)
+        for s in self.seats:
+            if s.invite_hash is not None and secrets.compare_digest(s.invite_hash, hashed):
+                return s
+        return None
+
     def seat_for(self, token: str | None) -> int | None:
         """The seat whose secret is ``token``, or None."""
         if not token:
@@ -386,7 +424,10 @@ class LiveMatch:
             "status": self.status,
             "names": list(self.names),
             "kinds": [s.kind for s in self.seats],
+            "levels": [self.level_of(s.seat) for s in self.seats],
             "joined": [s.joined for s in self.seats],
+            "free": sum(not s.joined for s in self.seats),
+            "by_invitation": self.invite_only and not self.public,
             "rematch": self.rematch_id,
             "rules": self.rules.to_spec(),
             "deck": self.rules.deck_style.value,
@@ -518,6 +559,18 @@ class LiveMatch:
         return out
 
 
+def _with_invitations(live: LiveMatch, conn: Conn, view: dict[str, Any]) -> dict[str, Any]:
+    """The view, with the invitations of the free seats for the creator's connection."""
+    if not conn.invites:
+        return view
+    free = [
+        {"seat": seat, "code": code}
+        for seat, code in sorted(conn.invites.items())
+        if not live.seats[seat].joined
+    ]
+    return {**view, "invitations": free}
+
+
 def _forms(obs: Observation, kind: ActionKind) -> list[dict[str, Any]]:
     """The legal takes (or lay-and-pass moves), grouped by the hand cards they lay."""
     return [
@@ -551,6 +604,51 @@ def _server_bot(level: str) -> Bot:
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def invite_code(token: str, game_id: str, seat: int) -> str:
+    """The invitation code of ``seat``, drawn from the creator's secret ``token``.
+
+    Only its hash is stored; the server works the codes out again from the creator's token
+    when the creator's page says hello, so that page can show the links again (after a
+    restart, or in another browser).  144 bits, as a seat token: nobody guesses one.
+    """
+    message = f"conquian invitation {game_id} {seat}".encode()
+    digest = hmac.new(token.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode()
+
+
+def seat_choices(seats: Any, players: int, spec: str) -> list[tuple[str, str | None]]:
+    """The ``seats`` of a create request: (``human`` or ``bot``, level) for each seat after
+    the creator's.
+
+    :raises UserError: naming the seat and what is wrong with it.
+    """
+    if not isinstance(seats, list):
+        raise UserError(words.seats_not_a_list())
+    if len(seats) != players - 1:
+        raise UserError(words.seats_count(spec[:60], players, len(seats)))
+    out: list[tuple[str, str | None]] = []
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise UserError(words.seat_not_an_object(index))
+        unknown = set(seat) - {"kind", "level"}
+        if unknown:
+            raise UserError(words.seat_unknown_fields(index, (str(u)[:20] for u in unknown)))
+        kind = seat.get("kind")
+        level = seat.get("level")
+        if kind in words.PERSON_KINDS:
+            if level is not None:
+                raise UserError(words.seat_person_level(index))
+            out.append(("human", None))
+        elif kind == words.BOT_KIND:
+            level = "medium" if level is None else level
+            if not isinstance(level, str) or level not in LEVELS:
+                raise UserError(words.seat_unknown_level(index, level, LEVELS))
+            out.append(("bot", level))
+        else:
+            raise UserError(words.seat_unknown_kind(index, kind))
+    return out
 
 
 class Hub:
@@ -623,28 +721,33 @@ class Hub:
         name: Any = None,
         rules: Any = None,
         public: Any = None,
-    ) -> tuple[LiveMatch, str]:
-        """A new game with the caller in seat 0; returns it and the caller's secret token.
+        seats: Any = None,
+    ) -> tuple[LiveMatch, str, list[dict[str, Any]]]:
+        """A new game with the caller in seat 0; returns it, the caller's secret token and the
+        invitation of each person's seat (``{"seat", "code"}``).
 
-        ``public``: list the game in the lobby (default: a game against the computer is
-        listed, being played; a friend's game is not, so that only the friend it was sent to
-        can take its seat).
+        Either ``mode`` (``bot``: every other seat a computer player of ``level``;
+        ``friend``: every other seat a person, taken by the game's id or an invitation) or
+        ``seats``: the seats after the caller's, each ``{"kind": "person"}`` or ``{"kind":
+        "bot", "level": ...}``; each person's seat is then taken only with its invitation
+        (or, in a public game, from the lobby).  ``public``: list the game in the lobby
+        (default: only a game without a person's seat to fill, so that only the friends
+        the invitations were sent to take the seats).
 
-        :raises UserError: naming the bad field.
+        :raises UserError: naming the bad field; nothing is stored.
         """
-        if mode not in ("bot", "friend"):
-            raise UserError(f"Unknown mode {str(mode)[:20]!r}: choose 'bot' or 'friend'.")
-        if mode == "bot":
-            level = "medium" if level is None else level
-            if not isinstance(level, str) or level not in LEVELS:
-                raise UserError(
-                    f"Unknown level {str(level)[:20]!r}: choose one of {', '.join(LEVELS)}."
-                )
-        else:
-            level = None
-        if public is None:
-            public = mode == "bot"
-        if not isinstance(public, bool):
+        if seats is not None and (mode is not None or level is not None):
+            raise UserError(words.seats_and_mode())
+        if seats is None:
+            if mode not in ("bot", "friend"):
+                raise UserError(words.unknown_mode(mode))
+            if mode == "bot":
+                level = "medium" if level is None else level
+                if not isinstance(level, str) or level not in LEVELS:
+                    raise UserError(words.unknown_level(level, LEVELS))
+            else:
+                level = None
+        if public is not None and not isinstance(public, bool):
             raise UserError("'public' must be true or false.")
         if rules is None:
             rules = "standard"
@@ -656,55 +759,91 @@ class Hub:
             raise UserError(f"Bad rules: {exc}") from None
         spec = chosen.to_spec()
         n = chosen.num_players
-        player = check_name(name, "Player 1")
+        if seats is None:
+            choices: list[tuple[str, str | None]] = [
+                ("bot", level) if mode == "bot" else ("human", None) for _ in range(1, n)
+            ]
+        else:
+            choices = seat_choices(seats, n, rules)
+            levels = {lv for kind, lv in choices if kind == "bot"}
+            people = sum(kind == "human" for kind, _ in choices)
+            mode = "friend" if people == n - 1 else "bot" if not people else "mixed"
+            level = levels.pop() if len(levels) == 1 else None
+        player = check_name(name, words.default_player(0))
         token = new_token()
+        game_id = secrets.token_urlsafe(8)
+        computers = sum(kind == "bot" for kind, _ in choices)
+        others: list[SeatRow] = []
+        for p, (kind, lv) in enumerate(choices, start=1):
+            if kind == "bot":
+                number = sum(s.kind == "bot" for s in others) + 1
+                bot = words.computer_name(computers, number, lv or "medium")
+                others.append(SeatRow(p, "bot", bot, None, True, lv))
+            else:
+                invite = hash_token(invite_code(token, game_id, p))
+                others.append(SeatRow(p, "human", "", None, False, None, invite))
+        free = any(not s.joined for s in others)
+        if public is None:
+            public = not free
         seeds = random.SystemRandom()
-        others = [
-            SeatRow(
-                p, "bot", f"Computer ({level})" if n == 2 else f"Computer {p} ({level})", None, True
-            )
-            if mode == "bot"
-            else SeatRow(p, "human", "", None, False)
-            for p in range(1, n)
-        ]
         row = MatchRow(
-            id=secrets.token_urlsafe(8),
+            id=game_id,
             created=0.0,
             mode=mode,
             level=level,
             rules=spec,
             match_seed=seeds.randrange(2**63),
             bot_seed=seeds.randrange(2**63),
-            status="playing" if mode == "bot" else "open",
+            status="open" if free else "playing",
             rematch_id=None,
             rematch_of=None,
             seats=(SeatRow(0, "human", player, hash_token(token), True), *others),
             public=public,
             fair=True,
+            invite_only=seats is not None,
         )
         live = LiveMatch(row)
         await self._db(self.store.create_game, row, live.unsaved.pop(0))
         self.live[row.id] = live
         self._kick_bot(live)
-        return live, token
+        return live, token, live.invitations(token)
 
-    async def join(self, game_id: str, name: Any) -> tuple[LiveMatch, int, str]:
-        """Take the free seat of a friend game; returns the game, the seat and its token.
+    async def join(self, game_id: str, name: Any, invite: Any = None) -> tuple[LiveMatch, int, str]:
+        """Take a free person's seat; returns the game, the seat and its token.
 
-        :raises UserError: if the game is unknown, not a friend game, or full.
+        With ``invite`` (an invitation code), the seat of that invitation; without, the next
+        free seat of a public game or of one made with ``mode`` (taken by its id).
+
+        :raises UserError: if the game is unknown (404), the invitation is not one of its
+            own (404) or used already (409), the game's seats are taken only by invitation
+            (403), or it is full (409); nothing changes.
         """
         live = await self.get(game_id)
-        player = check_name(name, "Player 2")
+        if invite is not None and (not isinstance(invite, str) or len(invite) > 64):
+            raise UserError(words.invite_not_text())
+        player = check_name(name, "")
         async with live.lock:
-            free = [s for s in live.seats if s.kind == "human" and not s.joined]
-            if not free:
-                raise UserError("Every seat of this game is taken; you can watch it.", 409)
-            seat = free[0]
+            if invite:
+                seat = live.invited_seat(invite)
+                if seat is None:
+                    raise UserError(words.invite_unknown(), 404)
+                if seat.joined:
+                    raise UserError(words.invite_used(), 409)
+            else:
+                if live.invite_only and not live.public:
+                    raise UserError(words.invite_needed(), 403)
+                free = [s for s in live.seats if s.kind == "human" and not s.joined]
+                if not free:
+                    raise UserError(words.seats_full(), 409)
+                seat = free[0]
+            player = player or words.default_player(seat.seat)
             token = new_token()
             done = await self._db(self.store.join, live.id, seat.seat, player, hash_token(token))
             if not done:
-                raise UserError("Someone else just took this seat; you can watch the game.", 409)
-            live.seats[seat.seat] = SeatRow(seat.seat, "human", player, hash_token(token), True)
+                raise UserError(words.seat_just_taken(), 409)
+            live.seats[seat.seat] = replace(
+                seat, name=player, token_hash=hash_token(token), joined=True
+            )
             if live.joined:
                 live.status = "playing"
             live.set_names()
@@ -738,7 +877,7 @@ class Hub:
             async with live.lock:
                 if not live.evicted:
                     live.conns.add(conn)
-                    conn.send(live.view(conn.seat))
+                    conn.send(_with_invitations(live, conn, live.view(conn.seat)))
                     return live
             live = await self.get(live.id)
 
@@ -761,6 +900,7 @@ class Hub:
             view = cache.get(conn.seat)
             if view is None:
                 view = cache[conn.seat] = live.view(conn.seat)
+            view = _with_invitations(live, conn, view)
             if conn is actor:
                 conn.send({**view, "ack": ack})
             else:
@@ -865,7 +1005,7 @@ class Hub:
             raise UserError(f"Cannot read the action {text[:60]!r}: {exc}") from None
         async with live.lock:
             if not live.joined:
-                raise UserError("Waiting for the second player to join.")
+                raise UserError(words.waiting_to_join())
             if not live.dealt:
                 raise UserError(
                     "The first deal is being shuffled: waiting for every player's seed."
@@ -979,9 +1119,11 @@ class Hub:
                     status="playing",
                     rematch_id=None,
                     rematch_of=live.id,
-                    seats=tuple(live.seats),
+                    # the seats and their tokens carry over; the invitations were used
+                    seats=tuple(replace(s, invite_hash=None) for s in live.seats),
                     public=live.public,
                     fair=True,
+                    invite_only=live.invite_only,
                 )
                 fresh = LiveMatch(row)
                 if await self._db(self.store.set_rematch, live.id, row, fresh.unsaved.pop(0)):

@@ -6,9 +6,11 @@ Each finished deal is also kept as a game record (the TOML record format).
 
 Tables:
 
-``games``     one row per match: rules, seeds, mode (``bot`` or ``friend``), status, and
-              whether the lobby lists it (``public``)
-``seats``     two rows per game: who sits there, and a hash of the seat's secret token
+``games``     one row per match: rules, seeds, mode (``bot``, ``friend`` or ``mixed``), status,
+              whether the lobby lists it (``public``), and whether a person's seat is taken
+              only with its invitation (``invite_only``)
+``seats``     one row per seat: a person or a computer player (with its ``level``), who sits
+              there, a hash of the seat's secret token, and a hash of its invitation code
 ``actions``   every accepted action, numbered, with its deal and player
 ``records``   the record of every finished deal
 ``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
@@ -28,7 +30,9 @@ A database made by an earlier version is brought up to date when a store opens i
 the same lock (:func:`_migrate`): the ``public`` column is added to ``games``, with the games
 against the computer public, as the lobby showed them, and friends' games private; the
 ``fair`` column is added, false for the games already stored (they go on dealing from their
-match seed).
+match seed); ``invite_only`` is added, false (their seats are taken by the game's id, as
+before), and the seats get the empty columns ``level`` (a computer seat without one plays at
+its game's level) and ``invite_hash``.
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ games = Table(
     Column("rematch_of", String(32)),
     Column("public", Boolean, nullable=False, server_default=false()),
     Column("fair", Boolean, nullable=False, server_default=false()),
+    Column("invite_only", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -95,6 +100,8 @@ seats = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64)),
     Column("joined", Float),
+    Column("level", String(16)),
+    Column("invite_hash", String(64)),
 )
 
 actions = Table(
@@ -151,6 +158,10 @@ class SeatRow:
     name: str
     token_hash: str | None
     joined: bool
+    level: str | None = None
+    """A computer seat's level (None: the game's ``level``, as an earlier version stored it)."""
+    invite_hash: str | None = None
+    """The hash of the invitation code that takes this person's seat (None: no invitation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +184,9 @@ class MatchRow:
     fair: bool = False
     """Its deals come from provably fair shuffles (rows of ``deals``); a game stored by an
     earlier version deals from ``match_seed``."""
+    invite_only: bool = False
+    """A person's seat is taken only with its invitation code (or, in a public game, from the
+    lobby); False: anyone who has the game's id takes the next free seat, as before."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +266,7 @@ class Store:
                 rematch_of=game.rematch_of,
                 public=game.public,
                 fair=game.fair,
+                invite_only=game.invite_only,
             )
         )
         if first_deal is not None:
@@ -266,6 +281,8 @@ class Store:
                     "name": s.name,
                     "token_hash": s.token_hash,
                     "joined": now if s.joined else None,
+                    "level": s.level,
+                    "invite_hash": s.invite_hash,
                 }
                 for s in game.seats
             ],
@@ -402,27 +419,59 @@ class Store:
         )
 
     def lobby(self, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
-        """Public friend games waiting for a second player, and public games being played."""
+        """Public games with a person's seat free (``open``), and public games being played.
+
+        Each game: ``id``, ``mode``, ``level``, ``rules``, ``size`` (its seats), ``free`` (how
+        many of them are free), ``players`` (each seat's name, ``""`` while free) and
+        ``seats``: for each seat its ``kind`` (``human`` or ``bot``), ``name``, ``level``
+        (a computer seat's) and whether it is ``free``.  Never a token or an invitation.
+        """
         out: dict[str, list[dict[str, Any]]] = {}
         with self.engine.connect() as conn:
             for status in ("open", "playing"):
                 rows = conn.execute(
-                    select(games.c.id, games.c.mode, games.c.level, games.c.updated)
+                    select(games.c.id, games.c.mode, games.c.level, games.c.rules, games.c.updated)
                     .where(games.c.status == status, games.c.public == true())
                     .order_by(games.c.updated.desc())
                     .limit(limit)
                 ).all()
                 ids = [r.id for r in rows]
-                names: dict[str, list[str]] = {i: [] for i in ids}
+                found: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+                level_of = {r.id: r.level for r in rows}
                 if ids:
                     for s in conn.execute(
-                        select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.joined)
+                        select(
+                            seats.c.game_id,
+                            seats.c.seat,
+                            seats.c.kind,
+                            seats.c.name,
+                            seats.c.joined,
+                            seats.c.level,
+                        )
                         .where(seats.c.game_id.in_(ids))
                         .order_by(seats.c.game_id, seats.c.seat)
                     ):
-                        names[s.game_id].append(s.name if s.joined is not None else "")
+                        free = s.joined is None
+                        bot = s.kind == "bot"
+                        found[s.game_id].append(
+                            {
+                                "kind": s.kind,
+                                "name": "" if free else s.name,
+                                "level": (s.level or level_of[s.game_id]) if bot else None,
+                                "free": free,
+                            }
+                        )
                 out[status] = [
-                    {"id": r.id, "mode": r.mode, "level": r.level, "players": names[r.id]}
+                    {
+                        "id": r.id,
+                        "mode": r.mode,
+                        "level": r.level,
+                        "rules": r.rules,
+                        "size": len(found[r.id]),
+                        "free": sum(s["free"] for s in found[r.id]),
+                        "players": [s["name"] for s in found[r.id]],
+                        "seats": found[r.id],
+                    }
                     for r in rows
                 ]
         return out
@@ -438,7 +487,8 @@ class Store:
 
 def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
     seat_list = [
-        SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None) for s in seat_rows
+        SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None, s.level, s.invite_hash)
+        for s in seat_rows
     ]
     return MatchRow(
         id=row.id,
@@ -454,6 +504,7 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         seats=tuple(seat_list),
         public=bool(row.public),
         fair=bool(row.fair),
+        invite_only=bool(row.invite_only),
     )
 
 
@@ -476,6 +527,13 @@ def _migrate(conn: Connection) -> None:
         conn.execute(update(games).where(games.c.mode == "bot").values(public=True))
     if "fair" not in have:  # games stored before fair shuffles deal from their match seed
         _add_false_column(conn, "fair")
+    if "invite_only" not in have:  # their seats are taken by the game's id, as they were
+        _add_false_column(conn, "invite_only")
+    seat_columns = {c["name"] for c in inspect(conn).get_columns("seats")}
+    for name, width in (("level", 16), ("invite_hash", 64)):
+        if name not in seat_columns:
+            quote = conn.dialect.identifier_preparer.quote
+            conn.exec_driver_sql(f"ALTER TABLE seats ADD COLUMN {quote(name)} VARCHAR({width})")
 
 
 def _add_false_column(conn: Connection, name: str) -> None:

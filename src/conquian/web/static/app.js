@@ -5,7 +5,9 @@
 //   #/g/ID/TOKEN            play a seat (the token is the seat's secret: it stays in the
 //                           fragment, which is never sent, and goes to the server only in
 //                           the websocket's first message)
-//   #/join/ID               take the free seat of a friend's game
+//   #/join/ID               take a free seat of a public game (from the lobby)
+//   #/join/ID/CODE          take the seat of an invitation (the code is a secret like the
+//                           token: it stays in the fragment and goes only in the join's body)
 //   #/watch/ID              watch a game (public information only)
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
@@ -16,11 +18,12 @@ import { canCheck, checkShuffle, newSeed } from "./fair.js";
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
 const deckSelect = document.getElementById("deck");
+// [value sent, label, seats, the spec the server gives the game back as]
 const GAMES = [
-  ["standard", "Two players (standard)"],
-  ["tercerilla", "Three players: tercerilla (Mexican)"],
-  ["mexican,num_players=4", "Four players (Mexican)"],
-  ["mexican,num_players=2", "Two players, Mexican"],
+  ["standard", "Two players (standard)", 2, "standard"],
+  ["tercerilla", "Three players: tercerilla (Mexican)", 3, "mexican"],
+  ["mexican,num_players=4", "Four players (Mexican)", 4, "mexican,num_players=4"],
+  ["mexican,num_players=2", "Two players, Mexican", 2, "mexican,num_players=2"],
 ];
 const LEVELS = [
   ["easy", "Easy"],
@@ -28,6 +31,69 @@ const LEVELS = [
   ["hard", "Hard"],
   ["expert", "Expert"],
 ];
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const levelWord = (level) => (LEVELS.find(([v]) => v === level) || [level, level])[1].toLowerCase();
+
+// Every sentence about seats, invitations and the lobby, in one place (as CHECK_WORDS holds
+// the shuffle check's).
+const SEAT_WORDS = {
+  // the seats of the new-game form, counted from the creator's (seat 0)
+  seatLabel: (seat, seats) =>
+    `Seat ${seat + 1}${seat === 1 ? " · on your right, plays after you" : seat === seats - 1 ? " · on your left, plays before you" : ""}`,
+  person: "A friend (invitation link)",
+  computerGroup: "A computer player",
+  computer: (label) => `Computer: ${label.toLowerCase()}`,
+  friendsLegend: "Against friends",
+  friendsNote: (seats) =>
+    seats > 2
+      ? "Choose who sits in each other seat. Every friend gets an invitation link of their own, which seats them once."
+      : "Create a game and send your friend the invitation link.",
+  pickSummary: (people, bots) =>
+    !people
+      ? `Every other seat is a computer player.`
+      : `${plural(people, "invitation link", "invitation links")} to send${bots ? `, ${plural(bots, "computer player", "computer players")} at the table` : ""}.`,
+  createButton: (people, bots) =>
+    !bots ? (people > 1 ? "Create a game for friends" : "Create a game for a friend") : people ? "Create the table" : "Play the computer",
+  publicLabel: "List it in the lobby, so that anyone may take a free seat",
+  myGameLabel: (game, people, bots, level) =>
+    !people ? `${game} against the computer (${level})` : bots ? `${game} with friends and the computer` : `${game} with friends`,
+  joinedLabel: (game, host) => `${game} with ${host}`,
+  // the waiting room
+  inviteHead: (count) =>
+    count > 1
+      ? "Send each friend their own invitation link: each one takes one seat, once."
+      : "Send this invitation link to your friend: it takes the free seat, once.",
+  inviteLobby: "The game is listed in the lobby too: anyone may take a free seat from there.",
+  sharedLink: (count) => `Send this link to your ${count > 1 ? "friends (one link for every free seat)" : "friend"}:`,
+  invitesElsewhere: "The invitation links are with the player who made the game.",
+  copy: "Copy",
+  copied: (label) => `The link for ${label.toLowerCase()} is copied.`,
+  waitingFor: (free) => `Waiting for ${free === 1 ? "one more player" : `${free} more players`} to join…`,
+  freeSeat: "free seat",
+  freeInvited: "free: waiting for the invited friend",
+  you: (name) => `${name || "You"} (you)`,
+  // the lobby
+  seatsFree: (free, size) => `${free} of ${size} seats free`,
+  gameTitle: (rules, size) => {
+    const known = GAMES.find(([, , n, spec]) => spec === rules && n === size);
+    return known ? known[1] : `${size} players (${rules} rules)`;
+  },
+  nobodyWaiting: "No one is waiting right now.",
+  noGames: "No games right now.",
+  openHead: "Open games",
+  playingHead: "Being played",
+  join: "Join",
+  watch: "Watch",
+  // the join page
+  joinHead: "Join a game",
+  invited: (host, game) => `${host} invites you to a seat at a game of Conquian — ${game}.`,
+  lobbyJoin: (host, game) => `${host}'s game of Conquian — ${game}.`,
+  byInvitation: "The seats of this game are taken by invitation: open the invitation link you were sent.",
+  allTaken: "Every seat of this game is taken.",
+  watchIt: "Watch it",
+  takeSeat: "Take your seat",
+};
 
 let deck = localStorage.getItem("conquian.deck") || "french";
 deckSelect.value = deck;
@@ -145,7 +211,7 @@ function route() {
   const [page, id, extra] = parts;
   if (page === "g" && id && extra) return showGame(id, extra);
   if (page === "watch" && id) return showGame(id, null);
-  if (page === "join" && id) return showJoin(id);
+  if (page === "join" && id) return showJoin(id, extra || null);
   if (page === "replay" && id && extra) return showReplay(id, extra);
   if (page === "rules") return showRules(id || "standard");
   return showHome();
@@ -185,11 +251,13 @@ function showHome() {
           <div class="levels">${LEVELS.map(([v, t], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${t}</label>`).join("")}</div>
           <button type="submit" id="play-bot" class="primary">Play the computer</button>
         </fieldset>
-        <fieldset>
-          <legend>Against a friend</legend>
-          <p class="small">Create a game and send your friend the invitation link.</p>
-          <label class="check"><input type="checkbox" id="public"> List it in the lobby, so that anyone may join</label>
-          <button type="button" id="play-friend">Create a game for a friend</button>
+        <fieldset id="friends">
+          <legend>${SEAT_WORDS.friendsLegend}</legend>
+          <p class="small" id="friends-note"></p>
+          <div class="seat-picks" id="seat-picks"></div>
+          <p class="small" id="pick-summary" aria-live="polite"></p>
+          <label class="check"><input type="checkbox" id="public"> ${SEAT_WORDS.publicLabel}</label>
+          <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
       <section class="panel">
@@ -202,19 +270,61 @@ function showHome() {
       </section>
     </section>`;
   const nameInput = document.getElementById("name");
+  const rulesSelect = document.getElementById("game-rules");
+  const game = () => GAMES.find(([v]) => v === rulesSelect.value) || GAMES[0];
+  const picks = () => [...document.querySelectorAll("#seat-picks select")].map((el) => el.value);
+  const drawPicks = () => {
+    const seats = game()[2];
+    const before = picks();
+    const box = document.getElementById("seat-picks");
+    box.hidden = seats === 2; // one other seat: a friend (or the computer, above)
+    box.innerHTML = Array.from({ length: seats - 1 }, (_, k) => {
+      const seat = k + 1;
+      const chosen = before[k] || "person";
+      const option = (value, label) => `<option value="${value}"${value === chosen ? " selected" : ""}>${label}</option>`;
+      return `<label class="seat-pick"><span>${SEAT_WORDS.seatLabel(seat, seats)}</span>
+        <select id="seat-${seat}" data-seat="${seat}">${option("person", SEAT_WORDS.person)}
+        <optgroup label="${SEAT_WORDS.computerGroup}">${LEVELS.map(([v, t]) => option(`bot:${v}`, SEAT_WORDS.computer(t))).join("")}</optgroup></select></label>`;
+    }).join("");
+    document.getElementById("friends-note").textContent = SEAT_WORDS.friendsNote(seats);
+    box.querySelectorAll("select").forEach((el) => el.addEventListener("change", sayPicks));
+    sayPicks();
+  };
+  const sayPicks = () => {
+    const chosen = picks();
+    const people = chosen.filter((v) => v === "person").length;
+    const bots = chosen.length - people;
+    const summary = document.getElementById("pick-summary");
+    summary.hidden = game()[2] === 2;
+    summary.textContent = summary.hidden ? "" : SEAT_WORDS.pickSummary(people, bots);
+    document.getElementById("play-friend").textContent = SEAT_WORDS.createButton(people, bots);
+  };
+  rulesSelect.addEventListener("change", drawPicks);
+  drawPicks();
+  let starting = false;
   const start = async (mode) => {
+    if (starting) return; // one game however often the button is pressed
     const player = nameInput.value.trim();
     localStorage.setItem("conquian.name", player);
     const level = (document.querySelector("input[name=level]:checked") || {}).value;
+    const [, title] = game();
+    const chosen = picks();
+    const body = { name: player || null, rules: rulesSelect.value };
+    if (mode === "bot") Object.assign(body, { mode, level });
+    else {
+      body.seats = chosen.map((v) => (v === "person" ? { kind: "person" } : { kind: "bot", level: v.slice(4) }));
+      body.public = document.getElementById("public").checked;
+    }
+    const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
+    const bots = chosen.length - people;
+    starting = true;
     try {
-      const body = { mode, name: player || null, rules: document.getElementById("game-rules").value };
-      if (mode === "bot") body.level = level;
-      else body.public = document.getElementById("public").checked;
       const made = await api("/api/games", body);
-      remember(made.id, made.token, mode === "bot" ? `Against the computer (${level})` : "Against a friend");
+      remember(made.id, made.token, SEAT_WORDS.myGameLabel(title, people, bots, levelWord(level)));
       rememberShuffle(made.id, made.shuffle);
       location.hash = `#/g/${made.id}/${made.token}`;
     } catch (err) {
+      starting = false;
       toast(err.message, "error");
     }
   };
@@ -222,7 +332,7 @@ function showHome() {
     e.preventDefault();
     start("bot");
   });
-  document.getElementById("play-friend").addEventListener("click", () => start("friend"));
+  document.getElementById("play-friend").addEventListener("click", () => start("seats"));
   document.getElementById("refresh").addEventListener("click", loadLobby);
   loadLobby();
 }
@@ -232,11 +342,14 @@ async function loadLobby() {
   if (!box) return;
   try {
     const lobby = await api("/api/lobby");
-    const open = lobby.open.map((g) => `<li><span>${esc(g.players[0] || "Someone")} is waiting for an opponent</span> <a class="button" href="#/join/${g.id}">Join</a></li>`);
-    const live = lobby.playing.map((g) => `<li><span>${esc(g.players[0])} vs ${esc(g.players[1])}</span> <a class="button" href="#/watch/${g.id}">Watch</a></li>`);
+    const entry = (g, link, label, extra) =>
+      `<li class="lobby-game" data-game="${esc(g.id)}"><div><strong>${esc(SEAT_WORDS.gameTitle(g.rules, g.size))}</strong>
+        <div class="seat-line small">${extra}${seatLine(g.seats)}</div></div> <a class="button" href="${link}">${label}</a></li>`;
+    const open = lobby.open.map((g) => entry(g, `#/join/${esc(g.id)}`, SEAT_WORDS.join, `<span class="free-count">${SEAT_WORDS.seatsFree(g.free, g.size)}</span> `));
+    const live = lobby.playing.map((g) => entry(g, `#/watch/${esc(g.id)}`, SEAT_WORDS.watch, ""));
     box.innerHTML =
-      `<h3>Open games</h3>${open.length ? `<ul class="list">${open.join("")}</ul>` : `<p class="small">No one is waiting right now.</p>`}` +
-      `<h3>Being played</h3>${live.length ? `<ul class="list">${live.join("")}</ul>` : `<p class="small">No games right now.</p>`}`;
+      `<h3>${SEAT_WORDS.openHead}</h3>${open.length ? `<ul class="list">${open.join("")}</ul>` : `<p class="small">${SEAT_WORDS.nobodyWaiting}</p>`}` +
+      `<h3>${SEAT_WORDS.playingHead}</h3>${live.length ? `<ul class="list">${live.join("")}</ul>` : `<p class="small">${SEAT_WORDS.noGames}</p>`}`;
   } catch (err) {
     box.innerHTML = `<p class="error">${esc(err.message)}</p>`;
   }
@@ -244,21 +357,49 @@ async function loadLobby() {
 
 // ------------------------------------------------------------------ join
 
-async function showJoin(id) {
+// A game's seats in one line: who sits, the computer players, the free seats.  ``seats`` as
+// the lobby gives them ({kind, name, free}); seatsOf makes them of a game's facts.
+function seatLine(seats) {
+  return seats
+    .map((seat) => (seat.free ? `<span class="seat free">${SEAT_WORDS.freeSeat}</span>` : `<span class="seat${seat.kind === "bot" ? " bot" : ""}">${esc(seat.name)}</span>`))
+    .join(`<span class="sep" aria-hidden="true"> · </span>`);
+}
+
+function seatsOf(g) {
+  return g.names.map((name, p) => ({ kind: g.kinds[p], name, free: !g.joined[p] }));
+}
+
+function titleOf(g) {
+  return SEAT_WORDS.gameTitle(g.rules, g.names.length);
+}
+
+async function showJoin(id, invite) {
   view = { kind: "join" };
   const name = localStorage.getItem("conquian.name") || "";
-  app.innerHTML = `<section class="panel narrow"><h2>Join a game</h2><p id="join-info" class="small">Loading…</p>
-    <form id="join-form"><label>Your name <input id="name" maxlength="24" value="${esc(name)}" placeholder="Player 2"></label>
-    <button class="primary" id="join-btn" type="submit">Join the game</button></form></section>`;
+  app.innerHTML = `<section class="panel narrow"><h2>${SEAT_WORDS.joinHead}</h2><p id="join-info">Loading…</p>
+    <p id="join-seats" class="seat-line small"></p>
+    <form id="join-form"><label>Your name <input id="name" maxlength="24" value="${esc(name)}" placeholder="Your name"></label>
+    <button class="primary" id="join-btn" type="submit">${SEAT_WORDS.takeSeat}</button></form>
+    <p id="join-error" class="error" role="alert"></p></section>`;
   // this page's own form (the page may be drawn again meanwhile: never listen twice)
   const form = document.getElementById("join-form");
+  const said = document.getElementById("join-error");
   let joining = false;
+  let title = "";
+  let host = "";
   try {
     const info = await api(`/api/games/${encodeURIComponent(id)}`);
+    title = titleOf(info);
+    host = info.names[0];
     const free = info.joined.some((j) => !j);
-    document.getElementById("join-info").innerHTML = free
-      ? `${esc(info.names[0])} invites you to a game of Conquian.`
-      : `Every seat of this game is taken. <a href="#/watch/${esc(id)}">Watch it</a>.`;
+    const closed = !invite && info.by_invitation;
+    document.getElementById("join-info").innerHTML = !free
+      ? `${SEAT_WORDS.allTaken} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`
+      : closed
+        ? `${esc(SEAT_WORDS.byInvitation)} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`
+        : esc(invite ? SEAT_WORDS.invited(host, title) : SEAT_WORDS.lobbyJoin(host, title));
+    document.getElementById("join-seats").innerHTML = `<span class="free-count">${SEAT_WORDS.seatsFree(info.free, info.names.length)}</span> ${seatLine(seatsOf(info))}`;
+    form.hidden = !free || closed;
   } catch (err) {
     document.getElementById("join-info").textContent = err.message;
   }
@@ -266,16 +407,19 @@ async function showJoin(id) {
     e.preventDefault();
     if (joining) return; // one seat per person, however often the button is pressed
     joining = true;
+    said.textContent = "";
     const player = form.querySelector("#name").value.trim();
     localStorage.setItem("conquian.name", player);
+    // the invitation code goes in the body, never in a URL
+    const body = invite ? { name: player || null, invite } : { name: player || null };
     try {
-      const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, { name: player || null });
-      remember(id, joined.token, "Against a friend");
+      const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, body);
+      remember(id, joined.token, SEAT_WORDS.joinedLabel(title, host));
       rememberShuffle(id, joined.shuffle);
       location.hash = `#/g/${id}/${joined.token}`;
     } catch (err) {
       joining = false;
-      toast(err.message, "error");
+      said.innerHTML = `${esc(err.message)} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`;
     }
   });
 }
@@ -474,7 +618,7 @@ function statusLine(game) {
   const g = s.game;
   const me = s.seat;
   if (s.match.over) return "The match is over.";
-  if (me !== null && !g.joined.every(Boolean)) return "Waiting for your friend to join…";
+  if (me !== null && !g.joined.every(Boolean)) return SEAT_WORDS.waitingFor(g.free);
   if (s.obs.legal_actions.length) return words(s.situation);
   const who = s.obs.to_act;
   const name = who === me ? "you" : g.names[who] || "your opponent";
@@ -482,24 +626,55 @@ function statusLine(game) {
   return who === me ? "Your move is being sent…" : `Waiting: ${esc(name)}${thinking}`;
 }
 
+// The invitations of the free seats (to the page of the player who made the game), or the
+// game's own link when its seats are taken by it (a game of the previous version).
+function inviteBanner(game) {
+  const s = game.state;
+  const g = s.game;
+  if (s.seat === null || g.joined.every(Boolean)) return "";
+  const base = `${location.origin}${location.pathname}#/join/${g.id}`;
+  const invitations = s.invitations || [];
+  const seats = g.names.length;
+  if (invitations.length) {
+    const rows = invitations
+      .map(({ seat, code }) => {
+        const label = SEAT_WORDS.seatLabel(seat, seats);
+        return `<div class="invite-row"><label for="invite-${seat}">${esc(label)}</label>
+          <input id="invite-${seat}" class="invite-link" data-seat="${seat}" readonly value="${esc(`${base}/${code}`)}">
+          <button type="button" class="copy-invite" data-for="invite-${seat}" data-label="${esc(label)}">${SEAT_WORDS.copy}</button></div>`;
+      })
+      .join("");
+    return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.inviteHead(invitations.length)}</p>${rows}${
+      g.by_invitation ? "" : `<p class="small">${SEAT_WORDS.inviteLobby}</p>`
+    }</div>`;
+  }
+  if (g.by_invitation) return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.invitesElsewhere}</p></div>`;
+  return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.sharedLink(g.free)}</p>
+    <div class="invite-row"><input id="invite-link" class="invite-link" readonly value="${esc(base)}">
+    <button type="button" class="copy-invite" data-for="invite-link" data-label="${esc(SEAT_WORDS.freeSeat)}">${SEAT_WORDS.copy}</button></div></div>`;
+}
+
 function renderWaiting(game) {
   const s = game.state;
   const g = s.game;
-  const watching = s.seat === null;
-  const inviteLink = `${location.origin}${location.pathname}#/join/${g.id}`;
-  const friendMissing = !g.joined.every(Boolean);
-  const said = friendMissing
-    ? watching
-      ? "Waiting for a second player to join…"
-      : "Waiting for your friend to join…"
-    : "Shuffling: waiting for every player to add a seed to the shuffle…";
+  const missing = g.free > 0;
+  const said = missing ? SEAT_WORDS.waitingFor(g.free) : "Shuffling: waiting for every player to add a seed to the shuffle…";
   const commitment = s.fair && s.fair.next ? `<p class="small">Commitment to the first deal's shuffle: <code>${esc(s.fair.next.commitment)}</code></p>` : "";
+  const seats = g.names
+    .map((n, p) => {
+      const free = !g.joined[p];
+      const who = p === s.seat ? SEAT_WORDS.you(n) : free ? (g.by_invitation ? SEAT_WORDS.freeInvited : SEAT_WORDS.freeSeat) : n;
+      return `<li class="${free ? "free" : g.kinds[p] === "bot" ? "bot" : ""}" data-seat="${p}"><span class="seat-no">${p + 1}</span> <span>${esc(who)}</span></li>`;
+    })
+    .join("");
+  document.title = `Conquian — ${titleOf(g)}`;
   app.innerHTML = `
   <section class="game waiting-room">
     <div class="board">
       ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
-      ${!watching && friendMissing ? `<div class="banner invite">Send this link to your friend: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
+      ${inviteBanner(game)}
       <div class="prompt" id="prompt" aria-live="polite">${said}</div>
+      <ol class="seat-list" id="seat-list" aria-label="${esc(titleOf(g))}">${seats}</ol>
       ${commitment}
     </div>
   </section>`;
@@ -522,8 +697,6 @@ function renderGame(game) {
   document.title = `Conquian — ${g.names.map((n) => n || "?").join(" vs ")}`;
   const hand = obs.hand || [];
   const discardPhase = obs.legal_actions.some((a) => a.startsWith("discard"));
-  const inviteLink = `${location.origin}${location.pathname}#/join/${g.id}`;
-  const waiting = !watching && !g.joined.every(Boolean);
   const balance = s.match.balance;
   const score = (p) => (balance[p] > 0 ? `+${balance[p]}` : `${balance[p]}`);
   const myBacks = Array.from({ length: obs.hand_counts[me] }, () => card(null, "back")).join("");
@@ -553,7 +726,7 @@ function renderGame(game) {
     <div class="board">
       ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
       ${watching ? `<div class="banner">You are watching: only public information is shown.</div>` : ""}
-      ${waiting ? `<div class="banner invite">Send this link to your ${seats > 2 ? "friends (one link for every free seat)" : "friend"}: <input id="invite" readonly value="${esc(inviteLink)}"> <button id="copy-invite">Copy</button></div>` : ""}
+      ${inviteBanner(game)}
       ${seats > 2 ? `<div class="others">${oppBlocks}</div>` : oppBlocks}
       <div class="middle">
         <div class="stock" title="Cards left in the stock">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label"><span id="stock-count">${obs.stock_count}</span> in stock</div></div>
@@ -664,15 +837,17 @@ function wireGame(game) {
     }),
   );
   on("btn-next", () => closeSummary(game));
-  on("copy-invite", async () => {
-    const input = document.getElementById("invite");
-    try {
-      await navigator.clipboard.writeText(input.value);
-      toast("Link copied.");
-    } catch {
-      input.select();
-    }
-  });
+  document.querySelectorAll(".copy-invite").forEach((btn) =>
+    btn.addEventListener("click", async () => {
+      const input = document.getElementById(btn.dataset.for);
+      try {
+        await navigator.clipboard.writeText(input.value);
+        toast(SEAT_WORDS.copied(btn.dataset.label));
+      } catch {
+        input.select();
+      }
+    }),
+  );
   document.querySelectorAll(".choice").forEach((btn) => btn.addEventListener("click", () => act(game, btn.dataset.action)));
   const summary = document.getElementById("btn-next");
   if (summary) summary.focus();
@@ -771,12 +946,15 @@ function renderReplay(r) {
   if (view !== r || !r.frames) return;
   const f = r.frames[r.at];
   const last = r.frames.length - 1;
-  const side = (p) => `<div class="player">
+  const seats = r.players.length;
+  const side = (p) => `<div class="player" data-seat="${p}">
       <div class="who"><span class="name">${esc(r.players[p])}</span> <span class="count">${f.hands[p].length} in hand</span></div>
       <div class="chips hand-chips">${f.hands[p].map(chip).join(" ")}</div>
       <div class="table">${melds(f.tables[p])}</div></div>`;
+  // the first seat below, the others above in play order (as the table draws them)
+  const others = Array.from({ length: seats - 1 }, (_, k) => side(k + 1)).join("");
   app.innerHTML = `<section class="replay panel">
-    <h2>Replay of deal ${r.deal}: ${esc(r.players[0])} vs ${esc(r.players[1])} <span class="small">(${esc(r.result)})</span></h2>
+    <h2>Replay of deal ${r.deal}: ${r.players.map(esc).join(" vs ")} <span class="small">(${esc(r.result)})</span></h2>
     <div class="replay-controls">
       <button id="rp-first" aria-label="First position">« First</button>
       <button id="rp-prev" aria-label="Previous move">‹ Back</button>
@@ -786,7 +964,7 @@ function renderReplay(r) {
       <span id="rp-step">${r.at} / ${last}</span>
     </div>
     <p class="prompt" id="rp-words">${r.at ? words(f.words) : "The deal, before the first move."}</p>
-    ${side(1)}
+    ${seats > 2 ? `<div class="others">${others}</div>` : others}
     <div class="middle"><div class="stock"><div class="label">${f.stock_count} in stock</div></div>
       <div class="centre">${f.centre ? card(f.centre, "big") : `<div class="slot"></div>`}</div>
       <div class="dead"><div class="label">Dead cards</div><div class="chips">${f.dead.map(chip).join(" ")}</div></div></div>
