@@ -2,7 +2,9 @@
 
 The engine's message (``str(exc)``) speaks of "player 0" and "player 1"; here the
 same sentence is built from the error's :class:`~conquian.errors.IllegalReason` and
-fields, with the viewer as "you" and the other player by name.
+fields, with the viewer as "you" and the other player by name, in the language in
+use (each sentence is one message of :data:`~.i18n.GAME_WORDS`; the actions quoted,
+the cards and the rule values stay as they are typed).
 
 >>> from conquian.notation import parse_action, parse_position
 >>> state = parse_position("standard discard 0 1 * * - - - - * 1")
@@ -20,24 +22,84 @@ fields, with the viewer as "you" and the other player by name.
 
 from __future__ import annotations
 
+from ..actions import Action, ActionKind
 from ..cards import CARDS, format_mask
 from ..errors import IllegalActionError, IllegalReason
+from .i18n import GAME_WORDS, Part
+from .spans import plain
 from .words import Names
 
 __all__ = ["illegal_action_words"]
 
-_EXPECTED = {
-    "offer": "take or decline the offered card",
-    "turn": "take or pass the card they turned",
-    "force": "force or noforce",
-    "forced": "take the card they were forced with",
-    "discard": "discard a hand card",
-}
-"""What the player must do instead, by phase (for ``NOT_POSSIBLE_NOW``)."""
+_ = GAME_WORDS.gettext
+ngettext = GAME_WORDS.ngettext
 
 
-def _is(mask: int) -> str:
-    return "is" if mask.bit_count() == 1 else "are"
+def _say(names: Names, p: int, mine: str, theirs: str, **parts: Part) -> str:
+    """``mine`` if player ``p`` is the viewer, else ``theirs`` with ``{player}`` his name."""
+    return plain(names.said(p, mine, theirs, "", **parts))
+
+
+def _not_possible(names: Names, p: int, phase: str | None, action: str) -> str | None:
+    """What player ``p`` must do instead, by phase (for ``NOT_POSSIBLE_NOW``)."""
+    if phase == "offer":
+        return _say(
+            names,
+            p,
+            _("{action} is not possible now: you must take or decline the offered card."),
+            _("{action} is not possible now: {player} must take or decline the offered card."),
+            action=action,
+        )
+    if phase == "turn":
+        return _say(
+            names,
+            p,
+            # Translators: "pass": let the stock card you turned go on (pasar).
+            _("{action} is not possible now: you must take or pass the card they turned."),
+            _("{action} is not possible now: {player} must take or pass the card they turned."),
+            action=action,
+        )
+    if phase == "force":
+        return _say(
+            names,
+            p,
+            # Translators: "force" and "noforce" are the commands (code): keep them.
+            _("{action} is not possible now: you must force or noforce."),
+            _("{action} is not possible now: {player} must force or noforce."),
+            action=action,
+        )
+    if phase == "forced":
+        return _say(
+            names,
+            p,
+            _("{action} is not possible now: you must take the card they were forced with."),
+            _("{action} is not possible now: {player} must take the card they were forced with."),
+            action=action,
+        )
+    if phase == "discard":
+        return _say(
+            names,
+            p,
+            _("{action} is not possible now: you must discard a hand card."),
+            _("{action} is not possible now: {player} must discard a hand card."),
+            action=action,
+        )
+    if phase == "exchange":
+        return _say(
+            names,
+            p,
+            # Translators: the exchange (el cambio): each player passes one hand card on.
+            _(
+                "{action} is not possible now: you must choose the hand card to pass to the "
+                "next player."
+            ),
+            _(
+                "{action} is not possible now: {player} must choose the hand card to pass to "
+                "the next player."
+            ),
+            action=action,
+        )
+    return None
 
 
 def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
@@ -48,55 +110,151 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
     reason, p, text = exc.reason, exc.player, exc.text
     card = CARDS[exc.card] if exc.card is not None and 0 <= exc.card < len(CARDS) else None
     cards = format_mask(exc.cards)
+    count = exc.cards.bit_count()
+    action = repr(text)
+    exchange = isinstance(exc.action, Action) and exc.action.kind is ActionKind.EXCHANGE
     if reason is IllegalReason.NOT_REAL_CARDS:
-        return f"{text} does not name real cards."
+        return _("{action} does not name real cards.").format(action=text)
     if reason is IllegalReason.GAME_OVER:
-        return f"The deal is over; {text!r} cannot be played."
+        # Translators: {action} is the action as typed, in quotes (e.g. 'take 5h5d').
+        return _("The deal is over; {action} cannot be played.").format(action=action)
     if reason is IllegalReason.LAYING_NOT_ALLOWED:
-        return "Laying cards down without taking is not allowed under these rules."
+        return _("Laying cards down without taking is not allowed under these rules.")
     if reason is IllegalReason.NOT_A_LEGAL_LAY:
-        return f"{text!r} is not a legal way to lay cards before passing."
+        # Translators: "passing": declining the stock card you turned.
+        return _("{action} is not a legal way to lay cards before passing.").format(action=action)
     if reason is IllegalReason.FORCED_ADD_ONLY:
-        return "A forced player may only add the forced card to his table (forced_take minimal)."
+        # Translators: "forced_take minimal" is the rule as typed (code): keep it.
+        return _("A forced player may only add the forced card to his table (forced_take minimal).")
     if reason is IllegalReason.NOT_LEGAL:
-        return f"{text!r} is not legal here."
+        return _("{action} is not legal here.").format(action=action)
     if reason is IllegalReason.CARDS_IN_TWO_MELDS:
-        return f"{cards} is used in two melds."
+        # Translators: the English says "is" for one card or more.
+        return ngettext(
+            "{cards} is used in two melds.", "{cards} is used in two melds.", count
+        ).format(cards=cards)
     if reason is IllegalReason.RUN_TOO_LONG:
-        return f"{format_mask(exc.cards, '')} is a run longer than {exc.max_seq_len}."
+        return _("{cards} is a run longer than {most}.").format(
+            cards=format_mask(exc.cards, ""), most=exc.max_seq_len
+        )
     if reason is IllegalReason.NOT_A_MELD:
-        return f"{format_mask(exc.cards, '')} is not a set or run."
+        return _("{cards} is not a set or run.").format(cards=format_mask(exc.cards, ""))
     if reason is IllegalReason.CENTRE_NOT_MELDED:
-        return f"The centre card {card} must be melded when taking it."
+        return _("The centre card {card} must be melded when taking it.").format(card=card)
     if reason is IllegalReason.TABLE_CARDS_MISSING:
-        return f"Table cards cannot leave the table: {cards} {_is(exc.cards)} missing."
-    if reason is IllegalReason.NO_MATCHING_LAY:
-        return f"No legal {text} lays exactly {cards or 'no hand cards'}."
-    if p is None or p not in (0, 1):
+        return ngettext(
+            "Table cards cannot leave the table: {cards} is missing.",
+            "Table cards cannot leave the table: {cards} are missing.",
+            count,
+        ).format(cards=cards)
+    if reason is IllegalReason.NO_MATCHING_LAY and text in ("take", "pass"):
+        if not cards and text == "take":
+            return _("No legal take lays exactly no hand cards.")
+        if not cards:
+            # Translators: a "pass" here lays cards before passing the card you turned.
+            return _("No legal pass lays exactly no hand cards.")
+        if text == "take":
+            return _("No legal take lays exactly {cards}.").format(cards=cards)
+        # Translators: a "pass" here lays cards before passing the card you turned.
+        return _("No legal pass lays exactly {cards}.").format(cards=cards)
+    if p is None or not 0 <= p < len(names.names):
         return str(exc)
     if reason is IllegalReason.NOT_YOUR_TURN:
         other = exc.to_act if exc.to_act is not None else 1 - p
-        verb = "are" if other == names.me else "is"
-        return f"It is not {names.poss(p)} turn: {names.obj(other)} {verb} to act."
-    if reason is IllegalReason.NOT_POSSIBLE_NOW and exc.phase in _EXPECTED:
-        return f"{text!r} is not possible now: {names.obj(p)} must {_EXPECTED[exc.phase]}."
+        if not 0 <= other < len(names.names):
+            return str(exc)
+        if p == names.me and other != names.me:
+            return _("It is not your turn: {other} is to act.").format(other=names.names[other])
+        if other == names.me and p != names.me:
+            return _("It is not {player}'s turn: you are to act.").format(player=names.names[p])
+        if p != names.me:
+            return _("It is not {player}'s turn: {other} is to act.").format(
+                player=names.names[p], other=names.names[other]
+            )
+        return str(exc)
+    if reason is IllegalReason.NOT_POSSIBLE_NOW:
+        words = _not_possible(names, p, exc.phase, action)
+        if words is not None:
+            return words
+    if reason is IllegalReason.CARD_NOT_IN_HAND and exchange:
+        return _say(
+            names,
+            p,
+            # Translators: "pass on": the card chosen for the exchange (el cambio).
+            _("Cannot pass on {card}: it is not in your hand."),
+            _("Cannot pass on {card}: it is not in {player}'s hand."),
+            card=str(card),
+        )
     if reason is IllegalReason.CARD_NOT_IN_HAND:
-        return f"Cannot discard {card}: it is not in {names.poss(p)} hand."
+        return _say(
+            names,
+            p,
+            _("Cannot discard {card}: it is not in your hand."),
+            _("Cannot discard {card}: it is not in {player}'s hand."),
+            card=str(card),
+        )
+    mode = str(exc.rearrange_mode)
     if reason is IllegalReason.WOULD_NEED_REARRANGING:
-        return (
-            f"{card} could only be melded by rearranging {names.poss(p)} table, "
-            f"which rearrange_mode {exc.rearrange_mode} does not allow."
+        return _say(
+            names,
+            p,
+            # Translators: "rearrange_mode {mode}" is the rule as typed (code): keep it.
+            _(
+                "{card} could only be melded by rearranging your table, which rearrange_mode "
+                "{mode} does not allow."
+            ),
+            _(
+                "{card} could only be melded by rearranging {player}'s table, which "
+                "rearrange_mode {mode} does not allow."
+            ),
+            card=str(card),
+            mode=mode,
         )
     if reason is IllegalReason.CANNOT_MELD_CENTRE:
-        return f"{card} cannot be melded by {names.obj(p)} at all."
+        return _say(
+            names,
+            p,
+            _("{card} cannot be melded by you at all."),
+            _("{card} cannot be melded by {player} at all."),
+            card=str(card),
+        )
     if reason is IllegalReason.CANNOT_TAKE_CENTRE:
-        return f"{card} cannot be taken: it does not meld with {names.poss(p)} table or hand."
+        return _say(
+            names,
+            p,
+            _("{card} cannot be taken: it does not meld with your table or hand."),
+            _("{card} cannot be taken: it does not meld with {player}'s table or hand."),
+            card=str(card),
+        )
     if reason is IllegalReason.REARRANGE_NOT_ALLOWED:
-        return (
-            f"{text!r} rearranges {names.poss(p)} table in a way rearrange_mode "
-            f"{exc.rearrange_mode} does not allow."
+        return _say(
+            names,
+            p,
+            # Translators: "rearrange_mode {mode}" is the rule as typed (code): keep it.
+            _("{action} rearranges your table in a way rearrange_mode {mode} does not allow."),
+            _(
+                "{action} rearranges {player}'s table in a way rearrange_mode {mode} does not "
+                "allow."
+            ),
+            action=action,
+            mode=mode,
         )
     if reason is IllegalReason.CARDS_NOT_AVAILABLE:
-        where = " or the centre" if exc.card is not None else ""
-        return f"{cards} {_is(exc.cards)} not in {names.poss(p)} hand{where}."
+        if exc.card is not None:
+            mine = ngettext(
+                "{cards} is not in your hand or the centre.",
+                "{cards} are not in your hand or the centre.",
+                count,
+            )
+            theirs = ngettext(
+                "{cards} is not in {player}'s hand or the centre.",
+                "{cards} are not in {player}'s hand or the centre.",
+                count,
+            )
+        else:
+            mine = ngettext("{cards} is not in your hand.", "{cards} are not in your hand.", count)
+            theirs = ngettext(
+                "{cards} is not in {player}'s hand.", "{cards} are not in {player}'s hand.", count
+            )
+        return _say(names, p, mine, theirs, cards=cards)
     return str(exc)

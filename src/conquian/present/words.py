@@ -603,7 +603,7 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
         return [Span(f"{command('exchange')} {look.label(action.card)}", CMD)]
     if kind is ActionKind.NO_FORCE:
         return [Span(command("no"), CMD), Span(_(" (do not force)"))]
-    return [Span(str(action), CMD)]
+    return [Span(action_text(action, look), CMD)]
 
 
 def outcome_lines(
