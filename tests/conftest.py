@@ -6,11 +6,18 @@ for the fixture, so that ``python -m pytest tests/core`` needs nothing but the c
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+# Every test, and every program a test starts, speaks English unless the test asks for
+# another language: the machine's own locale must not change what the tests read.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
 
 if TYPE_CHECKING:
     from web_helpers import TestDatabase
