@@ -25,9 +25,9 @@ from .play.cli import (
     wants_replay_step,
 )
 from .present.i18n import choose_language, use_language
-from .present.rules_text import PRESET_SOURCES, describe
+from .present.rules_text import PRESET_SOURCES, describe, presets_note
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
-from .rules import PRESETS, find_rules
+from .rules import find_rules
 from .tools.arena import MatchResult, run_match
 from .tools.table_arena import TableMatchResult, run_table_match
 
@@ -50,7 +50,7 @@ def cmd_rules(args: argparse.Namespace) -> None:
         print()
         print(PRESET_SOURCES[args.preset])
     print()
-    print(f"Presets: {', '.join(PRESETS)}.  Change a flag with e.g. 'standard,max_seq_len=10'.")
+    print(presets_note())
 
 
 def cmd_legal(args: argparse.Namespace) -> None:

@@ -365,7 +365,7 @@ def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.
         "decline": "pass" if phase is Phase.TURN else "decline",
         "pass": "decline" if phase is Phase.OFFER else "pass",
         "yes": "force",
-        "no": "noforce" if phase is Phase.FORCE else "decline",
+        "no": "noforce" if phase is Phase.FORCE else "pass" if phase is Phase.TURN else "decline",
         "no-force": "noforce",
     }
     if word in aliases and not rest:

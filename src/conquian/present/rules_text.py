@@ -34,6 +34,7 @@ from ..melds import MAX_RUN, RearrangeMode
 from ..rules import (
     ALIASES,
     FLAG_NAMES,
+    PRESETS,
     DrawStake,
     Exhaustion,
     ForceBy,
@@ -58,6 +59,7 @@ __all__ = [
     "flag_sentence",
     "help_summary",
     "how_to_play",
+    "presets_note",
     "rules_heading",
     "rules_lines",
 ]
@@ -641,6 +643,13 @@ def describe(rules: Rules) -> str:
     True
     """
     return "\n".join(plain(line) for line in rules_lines(rules))
+
+
+def presets_note() -> str:
+    """After ``conquian rules``: the presets, and how to change a flag."""
+    return _("Presets: {presets}.  Change a flag with e.g. {example}.").format(
+        presets=", ".join(PRESETS), example="'standard,max_seq_len=10'"
+    )
 
 
 def rules_heading(rules: Rules) -> str:
