@@ -1,22 +1,34 @@
 """The translation catalogues: extract, update, compile, check (needs Babel: the 'i18n' extra).
 
-    python scripts/catalogues.py update    # extract the messages, merge them into every .po
-    python scripts/catalogues.py compile   # write the .mo files the package ships
-    python scripts/catalogues.py check     # CI: up to date, complete, placeholders intact
+    python scripts/catalogues.py update [DOMAIN]    # extract the messages, merge them into the .po
+    python scripts/catalogues.py compile [DOMAIN]   # write the .mo files the package ships
+    python scripts/catalogues.py check              # CI: up to date, complete, placeholders intact
 
 Each domain is the words of one layer (see ``DOMAINS``); its template is
 ``src/conquian/locale/<domain>.pot`` and each language's catalogue
 ``src/conquian/locale/<code>/LC_MESSAGES/<domain>.po`` (compiled beside it as ``.mo``).
+Without a ``DOMAIN``, ``update`` and ``compile`` work on every domain; with one
+(``update conquian-web``), on that domain's files only.
+
+The browser's domain, ``conquian-web``, is extracted from the server's Python (``_``,
+``ngettext``), from the page's JavaScript (``t("…", {…})``, ``th("…", {…})`` for HTML and
+``tn("one", "many", n, {…})``) and from ``index.html``, whose words are marked ``data-t="…"`` (an element's text: the
+attribute holds the English, the server puts the translation in the element) and
+``data-t-ATTR="…"`` (the attribute ``ATTR``), see :func:`extract_html`.
 """
 
 from __future__ import annotations
 
 import io
+import json
+import os
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
@@ -26,28 +38,81 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "conquian" / "locale"
 DOMAINS: dict[str, list[str]] = {
     "conquian": ["src/conquian/present"],
+    "conquian-web": ["src/conquian/web"],
 }
 """Each catalogue and the source folders its messages come from."""
+MAPPINGS: dict[str, str] = {
+    # the server's sentences, the page's scripts and its HTML
+    "conquian-web": (
+        "[python: **.py]\n"
+        "[javascript: **.js]\n"
+        "jsx = false\n"
+        "parse_template_string = true\n"
+        "[html: **.html]\n"
+        "[extractors]\n"
+        "html = catalogues:extract_html\n"
+    ),
+}
+"""How a domain's files are read (a Babel method map), where Python alone is not enough."""
+KEYWORDS: dict[str, list[str]] = {
+    "conquian-web": ["-k", "t", "-k", "th", "-k", "tn:1,2"],
+}
+"""Extra keywords of a domain (the JavaScript's ``t``, ``th`` and ``tn``)."""
 LANGUAGES = ["es", "kn", "hr", "tr", "ru"]
 """The languages translated (English is the source)."""
-REQUIRED = ["es"]
-"""Languages whose catalogues must be complete for the check to pass."""
+REQUIRED: dict[str, list[str]] = {
+    "conquian": ["es"],
+    "conquian-web": ["es"],
+}
+"""For each domain, the languages whose catalogues must be complete for the check to pass."""
 
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+_JS_CALL = re.compile(r'\bt[hn]?\(\s*"((?:[^"\\]|\\.)*)"')
+"""A ``t("…")``, ``th("…")`` or ``tn("…", …)`` call in the page's JavaScript, to check the extraction."""
+_HTML_WORD = re.compile(r'\sdata-t(?:-[a-z-]+)?="([^"]*)"')
+
+
+def extract_html(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """A Babel extractor for ``index.html``: the English of every ``data-t="…"`` (an
+    element's text) and ``data-t-ATTR="…"`` (its attribute ``ATTR``, such as
+    ``data-t-aria-label``)."""
+    text = fileobj.read().decode("utf-8")
+    for match in _HTML_WORD.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, "gettext", _unescape(match[1]), []
+
+
+def _unescape(text: str) -> str:
+    return (
+        text.replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    )
 
 
 def extract(domain: str, output: Path) -> None:
     """Extract ``domain``'s messages from its sources into the template ``output``."""
-    subprocess.run(
-        [
-            sys.executable, "-m", "babel.messages.frontend", "extract",
-            "--no-location", "--sort-output", "--add-comments=Translators:",
-            "--project=conquian", "--copyright-holder=the conquian authors",
-            "-k", "_", "-k", "ngettext:1,2", "-k", "pgettext:1c,2", "-k", "npgettext:1c,2,3",
-            "-o", str(output), *DOMAINS[domain],
-        ],
-        cwd=ROOT, check=True, capture_output=True,
-    )  # fmt: skip
+    env = dict(os.environ)
+    mapping: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if domain in MAPPINGS:
+            cfg = Path(tmp) / "mapping.cfg"
+            cfg.write_text(MAPPINGS[domain])
+            mapping = ["-F", str(cfg)]
+            # the HTML extractor is this module's extract_html
+            env["PYTHONPATH"] = os.pathsep.join(
+                filter(None, [str(ROOT / "scripts"), env.get("PYTHONPATH")])
+            )
+        subprocess.run(
+            [
+                sys.executable, "-m", "babel.messages.frontend", "extract",
+                "--no-location", "--sort-output", "--add-comments=Translators:",
+                "--project=conquian", "--copyright-holder=the conquian authors",
+                "-k", "_", "-k", "ngettext:1,2", "-k", "pgettext:1c,2", "-k", "npgettext:1c,2,3",
+                *KEYWORDS.get(domain, []), *mapping,
+                "-o", str(output), *DOMAINS[domain],
+            ],
+            cwd=ROOT, check=True, capture_output=True, env=env,
+        )  # fmt: skip
 
 
 def read(path: Path) -> Catalog:
@@ -55,8 +120,17 @@ def read(path: Path) -> Catalog:
         return read_po(handle)
 
 
-def update() -> None:
-    for domain in DOMAINS:
+def _domains(only: str | None) -> list[str]:
+    if only is None:
+        return list(DOMAINS)
+    if only not in DOMAINS:
+        raise SystemExit(f"Unknown domain {only!r}; the domains are {', '.join(DOMAINS)}.")
+    return [only]
+
+
+def update(only: str | None = None) -> None:
+    """Extract each domain's template (or ``only`` that domain's) and merge it into its .po files."""
+    for domain in _domains(only):
         template = LOCALE / f"{domain}.pot"
         extract(domain, template)
         for code in LANGUAGES:
@@ -71,8 +145,8 @@ def update() -> None:
             print(f"{po.relative_to(ROOT)}: {command}d")
 
 
-def compile_all() -> None:
-    for domain in DOMAINS:
+def compile_all(only: str | None = None) -> None:
+    for domain in _domains(only):
         for code in LANGUAGES:
             po = LOCALE / code / "LC_MESSAGES" / f"{domain}.po"
             if not po.exists():
@@ -90,6 +164,20 @@ def _placeholders(text: str) -> set[str]:
     return set(PLACEHOLDER.findall(text))
 
 
+def _js_calls(domain: str) -> set[str]:
+    """The messages of the ``t(…)``/``tn(…)`` calls in a domain's JavaScript, found by a plain
+    pattern: each must be in the template (Babel's lexer could miss one in odd code)."""
+    found: set[str] = set()
+    for folder in DOMAINS[domain]:
+        for path in sorted((ROOT / folder).rglob("*.js")):
+            for match in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
+                try:
+                    found.add(json.loads(f'"{match[1]}"'))
+                except ValueError:  # an escape that JSON does not have
+                    found.add(match[1])
+    return found
+
+
 def check() -> list[str]:
     """Every problem found, as sentences; empty when all is well."""
     problems: list[str] = []
@@ -103,12 +191,16 @@ def check() -> list[str]:
         if wanted != kept:
             problems.append(
                 f"{template.relative_to(ROOT)} is out of date ({len(wanted - kept)} new, "
-                f"{len(kept - wanted)} gone): run python scripts/catalogues.py update"
+                f"{len(kept - wanted)} gone): run python scripts/catalogues.py update {domain}"
             )
+        singulars = {i[0] if isinstance(i, tuple) else i for i in wanted}
+        for missed in sorted(_js_calls(domain) - singulars):
+            problems.append(f"{domain}: the extraction missed the JavaScript message {missed!r}")
+        required = REQUIRED.get(domain, [])
         for code in LANGUAGES:
             po = LOCALE / code / "LC_MESSAGES" / f"{domain}.po"
             if not po.exists():
-                if code in REQUIRED:
+                if code in required:
                     problems.append(f"{po.relative_to(ROOT)} is missing")
                 continue
             catalog = read(po)
@@ -123,8 +215,8 @@ def check() -> list[str]:
                 source = set().union(*(_placeholders(i) for i in ids_))
                 untranslated = not all(strings) or message.fuzzy
                 if untranslated:
-                    if code in REQUIRED:
-                        problems.append(f"{code}: not translated: {ids_[0]!r}")
+                    if code in required:
+                        problems.append(f"{code}: {domain}: not translated: {ids_[0]!r}")
                     continue
                 for string in strings:
                     found = _placeholders(string)
@@ -136,15 +228,17 @@ def check() -> list[str]:
             buffer = io.BytesIO()
             write_mo(buffer, catalog, use_fuzzy=False)
             if not mo.exists() or mo.read_bytes() != buffer.getvalue():
-                problems.append(f"{mo.relative_to(ROOT)} is not compiled from its .po: run compile")
+                problems.append(
+                    f"{mo.relative_to(ROOT)} is not compiled from its .po: run compile {domain}"
+                )
     return problems
 
 
 def main(argv: list[str]) -> int:
-    if argv == ["update"]:
-        update()
-    elif argv == ["compile"]:
-        compile_all()
+    if argv[:1] == ["update"] and len(argv) <= 2:
+        update(argv[1] if len(argv) == 2 else None)
+    elif argv[:1] == ["compile"] and len(argv) <= 2:
+        compile_all(argv[1] if len(argv) == 2 else None)
     elif argv == ["check"]:
         problems = check()
         for problem in problems:

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,8 +100,9 @@ def browser() -> Iterator[Browser]:
 
 
 def game_over(page: Page) -> bool:
+    """The end-of-deal dialog says the match is over (in any language)."""
     title = page.locator("#summary-title")
-    return title.count() > 0 and "Game over" in title.inner_text()
+    return title.count() > 0 and title.get_attribute("data-over") == "true"
 
 
 def move(page: Page, use_keys: bool) -> bool:
@@ -484,4 +486,224 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
     assert not [u for u in urls if code in u]
     assert check_wire(sqlite_database(db), frames) > 0
     for ctx in contexts:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ in Spanish
+
+PAGE_TEXT_JS = """() => {
+    const parts = [document.title, document.body.innerText];
+    for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]"))
+        for (const name of ["aria-label", "title", "placeholder"])
+            if (el.hasAttribute(name)) parts.push(el.getAttribute(name));
+    return parts.join("\\n");
+}"""
+"""What a reader of the page sees: its visible text, its title, and the words of its labels."""
+
+SPANISH_TOO = {
+    "Ana",  # the player's name
+    "standard",  # the rules' spec, which is code ("reglas standard")
+}
+"""Words of the English catalogues a Spanish page may show as they are (besides the ones the
+Spanish catalogues themselves keep): names and codes.  Card labels and numbers are no words."""
+_EDGE = " \n\t.,;:!?()[]{}\"'«»\u2039\u203a…—\u2013·-/|=+%<>"
+
+
+def english_pieces() -> dict[str, str]:
+    """Every piece of English in the two catalogues (``conquian`` and ``conquian-web``): the
+    text of each message between its placeholders, without its bold and italic marks, each
+    mapped to a message it is in.  A piece that every Spanish translation of its messages keeps
+    as it is (a command such as ``no``, ``vs``) is left out, and so are pieces without a word
+    of two letters."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import catalogues
+
+    pieces: dict[str, str] = {}
+    kept: dict[str, bool] = {}
+    for domain in ("conquian", "conquian-web"):
+        po = catalogues.read(catalogues.LOCALE / "es" / "LC_MESSAGES" / f"{domain}.po")
+        for message in po:
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            spanish = " ".join(strings).replace("*", "")
+            for text in ids:
+                for piece in catalogues.PLACEHOLDER.split(text.replace("*", "")):
+                    piece = " ".join(piece.split()).strip(_EDGE)
+                    if re.search(r"[A-Za-z]{2}", piece):
+                        pieces.setdefault(piece, text)
+                        kept[piece] = kept.get(piece, True) and _has(spanish, piece)
+    return {piece: text for piece, text in pieces.items() if not kept[piece]}
+
+
+def _has(text: str, piece: str) -> bool:
+    """``piece`` is in ``text`` as whole words (``forced_take``, a rule's name, is one word)."""
+    return re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text) is not None
+
+
+def english_left(text: str, pieces: dict[str, str]) -> dict[str, str]:
+    """The pieces of English (and their messages) found in a page's text."""
+    text = " ".join(text.split())
+    return {p: m for p, m in pieces.items() if p not in SPANISH_TOO and _has(text, p)}
+
+
+def test_a_deal_in_spanish_has_no_english_left_and_the_menu_changes_the_language(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, db = served
+    # the browser asks for Mexican Spanish (Accept-Language: es-MX)
+    ctx = browser.new_context(locale="es-MX", viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    frames: list[tuple[int | None, str]] = []
+    listen(page, 0, frames)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    pieces = english_pieces()
+    assert {"Game over", "Play the computer", "cards in hand"} <= set(pieces)
+    seen: list[str] = []
+
+    def look(what: str) -> None:
+        text = page.evaluate(PAGE_TEXT_JS)
+        if what == "rules":  # the rules' flags, the last lines of the page, are code
+            text = text.split("\nOpciones:\n")[0]
+        found = english_left(text, pieces)
+        assert not found, (what, found, text[:2000])
+        seen.append(text)
+
+    page.goto(server + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator("#play-bot")).to_have_text("Jugar contra la computadora")
+    expect(page.locator("#lang")).to_have_value("es")
+    expect(page.locator("#lobby-list h3").first).to_be_visible(timeout=WAIT_MS)
+    look("home")
+    # the browser picks the same plural forms as Python's gettext
+    numbers = [0, 1, 2, 5, 21, 1_000_000, 2_000_000]
+    picked = page.evaluate(
+        "async (numbers) => { const w = await import('/static/words.js');"
+        " return numbers.map((n) => w.pluralIndex(n)); }",
+        numbers,
+    )
+    assert picked == [gettext_plural("es", n) for n in numbers]
+    page.goto(server + "/#/rules")
+    expect(page.locator("#rules-heading")).not_to_have_text("Todas las reglas", timeout=WAIT_MS)
+    expect(page.locator("#rules-how h2").first).to_be_visible()
+    look("rules")
+    page.goto(server + "/#/")
+    page.fill("#name", "Ana")
+    page.check("input[name=level][value=easy]")
+    page.click("#play-bot")
+    expect(page.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+    expect(page.locator(".player.opp .name")).to_have_text("Computadora (fácil)")
+    hinted = False
+    moves = 0
+    deadline = time.monotonic() + 150
+    while not game_over(page):
+        assert time.monotonic() < deadline, "the game did not finish"
+        if not hinted and page.locator("#btn-hint:not([disabled])").count():
+            page.click("#btn-hint")
+            expect(page.locator(".hint")).to_contain_text("Pista:", timeout=WAIT_MS)
+            look("hint")
+            hinted = True
+        if move(page, use_keys=moves % 2 == 1):
+            moves += 1
+            look(f"move {moves}")
+        else:
+            wait_for_news([page])
+    expect(page.locator("#summary-title")).to_have_text("Fin de la partida")
+    expect(page.locator("#fair-check")).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
+    expect(page.locator("#fair-check")).to_contain_text("Barajado justo")
+    look("the end of the deal")
+    assert hinted and moves >= 3 and not errors, errors
+    words = " ".join(seen)
+    assert "baceta" in words and "Jugadas" in words and "Cartas muertas" in words
+    # the menu names each language in itself; English, and the server's words follow
+    options = page.locator("#lang option").all_inner_texts()
+    assert options == ["English", "Español (México)", "ಕನ್ನಡ", "Hrvatski", "Türkçe", "Русский"]
+    spanish_log = " ".join(str(page.locator("#log").text_content()).split())
+    page.select_option("#lang", "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#summary-title")).to_have_text("Game over")
+    expect(page.locator(".log h2")).to_have_text("Moves")
+    expect(page.locator("#log")).not_to_have_text(spanish_log, timeout=WAIT_MS)  # the server's
+    expect(page.locator("header nav a").first).to_have_text("Play")
+    assert {"Game over", "Moves"} <= set(english_left(page.evaluate(PAGE_TEXT_JS), pieces))
+    assert {"name": "conquian_lang", "value": "en"}.items() <= next(
+        c for c in ctx.cookies() if c["name"] == "conquian_lang"
+    ).items()
+    page.reload()  # the cookie keeps the choice
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#summary-title")).to_have_text("Game over", timeout=WAIT_MS)
+    expect(page.locator("#lang")).to_have_value("en")
+    page.select_option("#lang", "es")
+    expect(page.locator("#summary-title")).to_have_text("Fin de la partida")
+    expect(page.locator("#log")).to_have_text(spanish_log, timeout=WAIT_MS)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator(".log h2")).to_have_text("Jugadas", timeout=WAIT_MS)
+    expect(page.locator("#log")).to_have_text(spanish_log, timeout=WAIT_MS)
+    look("after a reload")
+    # the replay of the deal, a table waiting for a friend, and the friend's invitation
+    page.locator("#summary .over-buttons a.replay-link").first.click()
+    expect(page.locator("#rp-step")).to_have_text(re.compile(r"^0 / \d+$"), timeout=WAIT_MS)
+    look("the replay")
+    page.keyboard.press("End")
+    expect(page.locator("#rp-step")).to_have_text(re.compile(r"^(\d+) / \1$"))
+    look("the end of the replay")
+    page.goto(server + "/#/")
+    page.fill("#name", "Ana")
+    expect(page.locator("#play-friend")).to_have_text("Crear una partida para un amigo")
+    page.click("#play-friend")
+    expect(page.locator("#invite-1")).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+    expect(page.locator("#prompt")).to_have_text("Esperando a que se una un jugador más…")
+    look("the waiting room")
+    page.goto(page.locator("#invite-1").input_value())
+    expect(page.locator("#join-info")).to_contain_text("Ana te invita", timeout=WAIT_MS)
+    look("an invitation")
+    assert not errors and not csp_violations(page), errors
+    assert check_wire(sqlite_database(db), frames) >= moves
+    ctx.close()
+
+
+def gettext_plural(code: str, n: int) -> int:
+    """The plural form Python's gettext picks for ``n`` in the web catalogue of ``code``."""
+    import gettext
+
+    from conquian.present.i18n import LOCALE_DIR
+
+    found = gettext.translation("conquian-web", LOCALE_DIR, languages=[code])
+    return int(found.plural(n))  # type: ignore[attr-defined]
+
+
+def test_the_other_languages_fall_back_to_english_and_kannada_has_real_glyphs(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    server, _ = served
+    errors: list[str] = []
+    for code in ("kn", "hr", "tr", "ru"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        ctx.add_cookies([{"name": "conquian_lang", "value": code, "url": server}])
+        page = ctx.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(CSP_WATCH)
+        page.goto(server + "/")
+        expect(page.locator("html")).to_have_attribute("lang", code)
+        expect(page.locator("#lang")).to_have_value(code)
+        # the page's words are not translated yet: English, never a gap or an error
+        expect(page.locator("#play-bot")).to_have_text("Play the computer")
+        if code == "kn":
+            page.click("#play-bot")
+            expect(page.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+            # the menu shows ಕನ್ನಡ: drawn with a font that has Kannada glyphs, not as boxes
+            cdp = ctx.new_cdp_session(page)
+            cdp.send("DOM.enable")
+            cdp.send("CSS.enable")
+            root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+            node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#lang"})["nodeId"]
+            fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            assert any("Kannada" in f["familyName"] and f["glyphCount"] for f in fonts), (
+                "no font with Kannada glyphs (.ci/run installs fonts-noto-core)",
+                fonts,
+            )
+        assert not errors and not csp_violations(page), (code, errors)
         ctx.close()

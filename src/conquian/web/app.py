@@ -20,9 +20,18 @@ route                                         what it does
 ``GET /api/games/{id}/records/{deal}``        one deal's record (TOML) to download
 ``GET /api/games/{id}/replay/{deal}``         the positions of a finished deal, for the replay
 ``GET /api/rules?rules=SPEC``                 the rules in words: every rule, how to play
+``GET /api/words?lang=CODE``                  the page's words in a language (the catalogue
+                                              ``conquian-web`` as JSON: :mod:`.languages`)
 ``WS /ws/{id}``                               play (first message ``{"type": "hello",
                                               "token": …}``) or watch (``{"type": "hello"}``)
 ============================================  =============================================
+
+Every answer's words (errors, the rules, the moves, the names of the computer seats) are
+written in the request's language (:func:`.languages.request_language`: ``?lang=``, the
+``conquian_lang`` cookie, ``Accept-Language``); data (cards, actions, codes) never is.  A
+websocket connection starts in its handshake's language, or the ``lang`` of its ``hello``,
+and changes it with ``{"type": "lang", "lang": "es"}``; each connection to a game is sent
+its words in its own language.
 
 ``shuffle`` is ``{"deal", "commitment"}``: the commitment to the shuffle of the deal that the
 seed of the client's ``hello`` goes to, published before the client gives its seed.
@@ -34,12 +43,14 @@ messages (``invitations``, the free seats'), worked out again from the creator's
 Websocket messages from the client: first ``{"type": "hello", "token": "…", "seed": "…"}``
 (the seat token travels in this message, never in the URL, where a proxy's log would keep
 it; ``seed``, optional, is the client's hexadecimal seed for the shuffle of the deal being
-shuffled), then ``{"type": "act", "action": "discard Kh", "id": 7}``,
+shuffled; ``lang``, optional, the language of the words it is sent), then
+``{"type": "act", "action": "discard Kh", "id": 7}``,
 ``{"type": "seed", "deal": 2, "seed": "…"}`` (a seed for the next deal's shuffle, whose
 commitment the state's ``fair.next`` shows), ``{"type": "hint"}``, ``{"type": "rematch"}``,
-``{"type": "ping"}``.  The server sends ``{"type": "state", ...}``
+``{"type": "lang", "lang": "es"}``, ``{"type": "ping"}``.  The server sends ``{"type": "state", ...}``
 after every change (with ``"ack": id`` to the client whose action it was),
-``{"type": "hint", ...}`` and ``{"type": "error", "message": ...}``.
+``{"type": "hint", ...}`` and ``{"type": "error", "message": ...}`` (with ``words``, the
+message as segments, when it names cards).
 
 Before a request reaches a route (:mod:`.security`): a websocket or POST from a page of
 another site is refused; a POST must be JSON of at most :data:`MAX_MESSAGE` bytes (refused by
@@ -53,15 +64,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
+import re
 from collections.abc import AsyncIterator
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message
@@ -69,14 +83,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import ConquianError
 from ..observation import observe
+from ..present.i18n import current_language, negotiate, speaking
 from ..present.rules_text import EM, describe, how_to_play, rules_heading
-from ..present.spans import BOLD, CardLook, Line
+from ..present.spans import BOLD, Line
 from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
 from . import words
-from .hub import Conn, Hub, LiveMatch, UserError, check_seed, echo_id, segments
+from .hub import MARKED, Conn, Hub, LiveMatch, UserError, check_seed, echo_id, segments
+from .languages import SCOPE_KEY, WEB_WORDS, Speaking, catalogue
 from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
 from .store import Store, default_db_url
 
@@ -91,12 +107,14 @@ CLOSE_BEHIND = 1008
 CLOSE_WAIT = 30.0
 """Seconds to wait for the close frame to get through to a client that fell behind."""
 STATIC = Path(str(resources.files("conquian.web") / "static"))
+_ = WEB_WORDS.gettext
 
 
 class _App(Starlette):
     def build_middleware_stack(self) -> ASGIApp:
-        # outermost, so that even the answer of an unexpected error has the headers
-        return SecurityHeaders(super().build_middleware_stack())
+        # outermost, so that even the answer of an unexpected error has the headers; then
+        # the language, so that every word of an answer (its errors too) is in the reader's
+        return SecurityHeaders(Speaking(super().build_middleware_stack()))
 
 
 class _Static(StaticFiles):
@@ -146,6 +164,7 @@ def create_app(
         Route("/api/games/{game_id}/replay/{deal}", replay),
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_text),
+        Route("/api/words", page_words),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]
@@ -179,21 +198,29 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
     """
     problem = request.app.state.origins.cross_site(request.headers)
     if problem is not None:
-        raise UserError(f"Refused: this request comes from {problem}.", 403)
+        raise UserError(_("Refused: this request comes from {origin}.").format(origin=problem), 403)
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
-        raise UserError("Send the request body as JSON (Content-Type: application/json).", 415)
+        raise UserError(
+            _("Send the request body as JSON ({header}).").format(
+                header="Content-Type: application/json"
+            ),
+            415,
+        )
     refused = request.app.state.limits.hit(what, _client(request))
     if refused is not None:
-        verb = "new games" if what == "create" else "joins"
+        said = (
+            _("Too many new games from your address (at most {limit}); try again in {seconds} s.")
+            if what == "create"
+            else _("Too many joins from your address (at most {limit}); try again in {seconds} s.")
+        )
         raise UserError(
-            f"Too many {verb} from your address (at most {refused.limit}); "
-            f"try again in {refused.retry_after} s.",
+            said.format(limit=refused.limit, seconds=refused.retry_after),
             429,
             {"Retry-After": str(refused.retry_after)},
         )
     too_large = UserError(
-        f"The request body is too large (at most {MAX_MESSAGE} bytes).",
+        _("The request body is too large (at most {most} bytes).").format(most=MAX_MESSAGE),
         413,
         {"Connection": "close"},  # the rest of the body is never read
     )
@@ -201,7 +228,9 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
     if length is not None:
         if not length.strip().isdigit():
             raise UserError(
-                "The Content-Length header is not a number.", 400, {"Connection": "close"}
+                _("The {header} header is not a number.").format(header="Content-Length"),
+                400,
+                {"Connection": "close"},
             )
         if int(length) > MAX_MESSAGE:
             raise too_large
@@ -215,21 +244,53 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
     try:
         data = loads(bytes(raw))
     except JsonError as exc:
-        raise UserError(exc.words("The request body")) from None
+        raise UserError(exc.words("body")) from None
     if not isinstance(data, dict):
-        raise UserError("The request body must be a JSON object.")
+        raise UserError(_("The request body must be a JSON object."))
     return data
 
 
+_MARKED_ELEMENT = re.compile(r'(<(\w+)\b[^>]*\sdata-t="([^"]*)"[^>]*>)(.*?)(</\2>)', re.S)
+_MARKED_ATTR = re.compile(r'(\s([a-z-]+)=")([^"]*)("[^>]*?\sdata-t-\2="([^"]*)")')
+
+
+@cache
+def page_html(code: str) -> str:
+    """``index.html`` in language ``code``: ``<html lang>``, each element marked
+    ``data-t="English"`` holding its translation, each attribute ``ATTR`` of an element
+    marked ``data-t-ATTR="English"`` too.  The page's script translates them again when the
+    language changes (``static/words.js``)."""
+    source = (STATIC / "index.html").read_text(encoding="utf-8")
+    with speaking(code):
+        text = _MARKED_ELEMENT.sub(
+            lambda m: m[1] + html.escape(_(html.unescape(m[3])), quote=False) + m[5], source
+        )
+        text = _MARKED_ATTR.sub(lambda m: m[1] + html.escape(_(html.unescape(m[5]))) + m[4], text)
+    return re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', text, count=1)
+
+
 async def index(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(
+        page_html(current_language()),
+        headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"},
+    )
+
+
+async def page_words(request: Request) -> Response:
+    """The page's words in ``?lang=`` (else the request's language): see :func:`catalogue`."""
+    return JSONResponse(
+        catalogue(current_language()),
+        headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"},
+    )
 
 
 async def create_game(request: Request) -> Response:
     data = await _body(request, "create")
     unknown = set(data) - {"mode", "level", "name", "rules", "public", "seats"}
     if unknown:
-        raise UserError(f"Unknown field(s): {', '.join(sorted(unknown))}.")
+        raise UserError(
+            _("Unknown field(s): {fields}.").format(fields=", ".join(sorted(map(str, unknown))))
+        )
     live, token, invitations = await _hub(request).create(
         data.get("mode"),
         level=data.get("level"),
@@ -270,7 +331,17 @@ async def game_info(request: Request) -> Response:
 
 
 async def lobby(request: Request) -> Response:
-    return JSONResponse(await _hub(request).lobby())
+    """The public games; the names the server made (the computers') in the reader's words."""
+    found = await _hub(request).lobby()
+    for games in found.values():
+        for game in games:
+            seats = game["seats"]
+            shown = words.shown_names([(s["kind"], s["name"], s["level"]) for s in seats])
+            for seat, name in zip(seats, shown, strict=True):
+                if not seat["free"]:
+                    seat["name"] = name
+            game["players"] = [s["name"] for s in seats]
+    return JSONResponse(found)
 
 
 async def list_records(request: Request) -> Response:
@@ -283,11 +354,15 @@ async def _record(request: Request) -> tuple[int, str]:
     game_id = request.path_params["game_id"]
     deal_text = request.path_params["deal"]
     if not deal_text.isdigit():
-        raise UserError(f"The deal must be a number, got {deal_text[:20]!r}.")
-    for deal, _, text in await _hub(request).records(game_id):
+        raise UserError(
+            _("The deal must be a number, got {deal}.").format(deal=repr(deal_text[:20]))
+        )
+    for deal, _result, text in await _hub(request).records(game_id):
         if deal == int(deal_text):
             return deal, text
-    raise UserError(f"Game {game_id} has no finished deal {deal_text}.", 404)
+    raise UserError(
+        _("Game {game} has no finished deal {deal}.").format(game=game_id, deal=deal_text), 404
+    )
 
 
 async def download_record(request: Request) -> Response:
@@ -303,8 +378,13 @@ async def replay(request: Request) -> Response:
     deal, text = await _record(request)
     record = GameRecord.loads(text)
     game = record.to_game()
-    look = CardLook()
-    names = Names(tuple(record.players))
+    look = MARKED
+    hub = _hub(request)
+    live = await hub.get(request.path_params["game_id"])
+    shown = live.shown_names()
+    hub.release(live)
+    players = list(shown) if len(shown) == len(record.players) else list(record.players)
+    names = Names(tuple(players))
     states = game.states()
     frames = [_frame(states[0], [])]
     for number, state in enumerate(states[1:]):
@@ -315,7 +395,7 @@ async def replay(request: Request) -> Response:
     return JSONResponse(
         {
             "deal": deal,
-            "players": list(record.players),
+            "players": players,
             "result": record.result,
             "frames": frames,
         }
@@ -337,7 +417,7 @@ async def rules_text(request: Request) -> Response:
     try:
         rules = find_rules(spec[:400])
     except ConquianError as exc:
-        raise UserError(f"Bad rules: {exc}") from None
+        raise UserError(_("Bad rules: {error}").format(error=exc)) from None
     how = [
         {
             "heading": section.heading,
@@ -369,7 +449,8 @@ def _marked(line: Line) -> list[str | dict[str, str]]:
     return out
 
 
-HELLO = 'first send {"type": "hello", "token": "<your seat token>"} (or {"type": "hello"} to watch)'
+HELLO = '{"type": "hello", "token": "<your seat token>"}'
+WATCH = '{"type": "hello"}'
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -377,7 +458,8 @@ async def game_socket(websocket: WebSocket) -> None:
 
     The client's first message says who it is: ``{"type": "hello", "token": ...}`` for a
     seat, ``{"type": "hello"}`` to watch.  A client that falls too far behind reading what
-    it is sent is closed with :data:`CLOSE_BEHIND`; it may connect again to resume.
+    it is sent is closed with :data:`CLOSE_BEHIND`; it may connect again to resume.  Every
+    word it is sent is in its connection's language (:attr:`.hub.Conn.lang`).
     """
     problem = websocket.app.state.origins.cross_site(websocket.headers)
     if problem is not None:
@@ -394,13 +476,16 @@ async def game_socket(websocket: WebSocket) -> None:
         missing = str(exc)
     await websocket.accept()
     if "token" in websocket.query_params:
-        words = "Send the seat token in the first message, not in the URL: " + HELLO
-        await websocket.send_text(dumps({"type": "error", "message": words}))
+        said = _(
+            "Send the seat token in the first message, not in the URL: first send {hello} "
+            "(or {watch} to watch)"
+        ).format(hello=HELLO, watch=WATCH)
+        await websocket.send_text(dumps({"type": "error", "message": said}))
         await websocket.close(code=1008, reason="token in the URL")
         if live is not None:
             hub.release(live)
         return
-    conn = Conn(None)
+    conn = Conn(None, lang=websocket.scope.get(SCOPE_KEY, "en"))
     greeted = False
     loop = asyncio.get_running_loop()
     writer = loop.create_task(_writer(websocket, conn))
@@ -412,42 +497,8 @@ async def game_socket(websocket: WebSocket) -> None:
             message = await _receive(websocket, behind)
             if message is None or message["type"] == "websocket.disconnect":
                 break
-            text = message.get("text")
-            if text is None:
-                conn.send({"type": "error", "message": "Send JSON text messages, not binary."})
-                continue
-            if len(text) > MAX_MESSAGE:
-                conn.send(
-                    {
-                        "type": "error",
-                        "message": f"The message is too long ({len(text)} characters; "
-                        f"at most {MAX_MESSAGE}).",
-                    }
-                )
-                continue
-            try:
-                data = loads(text)
-            except JsonError as exc:
-                conn.send({"type": "error", "message": exc.words("The message")})
-                continue
-            if live is None:
-                conn.send({"type": "error", "message": missing})
-                continue
-            try:
-                if isinstance(data, dict) and data.get("type") == "hello":
-                    if greeted:
-                        raise UserError("This connection has said hello already.")
-                    live = await _hello(hub, live, conn, data.get("token"), data.get("seed"))
-                    greeted = True
-                elif not greeted:
-                    raise UserError("Say who you are: " + HELLO + ".")
-                else:
-                    await hub.handle(live, conn, data)
-            except UserError as exc:
-                reply: dict[str, Any] = {"type": "error", "message": str(exc)}
-                if isinstance(data, dict) and "id" in data:
-                    reply["id"] = echo_id(data["id"])
-                conn.send(reply)
+            with speaking(conn.lang):
+                live, greeted = await _message(hub, live, conn, message, greeted, missing)
     except WebSocketDisconnect:
         pass
     finally:
@@ -470,24 +521,69 @@ async def game_socket(websocket: WebSocket) -> None:
             )
 
 
-async def _hello(hub: Hub, live: LiveMatch, conn: Conn, token: Any, seed: Any) -> LiveMatch:
-    """Seat the connection by its token (or as a spectator), take its seed for the shuffle,
-    and send it the game."""
+async def _message(
+    hub: Hub, live: LiveMatch | None, conn: Conn, message: Message, greeted: bool, missing: str
+) -> tuple[LiveMatch | None, bool]:
+    """One message from the client, answered in the connection's language; returns the live
+    game and whether the client has said hello."""
+    text = message.get("text")
+    if text is None:
+        conn.send({"type": "error", "message": _("Send JSON text messages, not binary.")})
+        return live, greeted
+    if len(text) > MAX_MESSAGE:
+        said = _("The message is too long ({length} characters; at most {most}).")
+        conn.send({"type": "error", "message": said.format(length=len(text), most=MAX_MESSAGE)})
+        return live, greeted
+    try:
+        data = loads(text)
+    except JsonError as exc:
+        conn.send({"type": "error", "message": exc.words("message")})
+        return live, greeted
+    if live is None:
+        conn.send({"type": "error", "message": missing})
+        return live, greeted
+    try:
+        if isinstance(data, dict) and data.get("type") == "hello":
+            if greeted:
+                raise UserError(_("This connection has said hello already."))
+            live = await _hello(hub, live, conn, data)
+            greeted = True
+        elif not greeted:
+            raise UserError(
+                _("Say who you are: first send {hello} (or {watch} to watch).").format(
+                    hello=HELLO, watch=WATCH
+                )
+            )
+        else:
+            await hub.handle(live, conn, data)
+    except UserError as exc:
+        reply: dict[str, Any] = {"type": "error", "message": str(exc)}
+        if exc.words is not None:
+            reply["words"] = exc.words
+        if isinstance(data, dict) and "id" in data:
+            reply["id"] = echo_id(data["id"])
+        conn.send(reply)
+    return live, greeted
+
+
+async def _hello(hub: Hub, live: LiveMatch, conn: Conn, data: dict[str, Any]) -> LiveMatch:
+    """Seat the connection by its token (or as a spectator), take its seed for the shuffle
+    and its language (``lang``, if it names one offered), and send it the game."""
+    token, seed, lang = data.get("token"), data.get("seed"), data.get("lang")
     if token is not None and not isinstance(token, str):
-        raise UserError("The seat token must be text.")
+        raise UserError(_("The seat token must be text."))
     seed = None if seed is None else check_seed(seed)
-    conn.seat = live.seat_for(token) if token else None
-    if conn.seat == 0 and token:  # the creator: told the invitations of the seats still free
-        conn.invites = {i["seat"]: i["code"] for i in live.invitations(token, taken=True)}
-    if token and conn.seat is None:
-        conn.send(
-            {
-                "type": "error",
-                "message": "This link's seat token is not valid for this game; you are watching it.",
-            }
-        )
-    live = await hub.greet(live, conn.seat, seed)
-    return await hub.connect(live, conn)
+    if isinstance(lang, str) and lang.strip():
+        conn.lang = negotiate([lang[:40]])
+    with speaking(conn.lang):
+        conn.seat = live.seat_for(token) if token else None
+        if conn.seat == 0 and token:  # the creator: told the invitations of the free seats
+            conn.invites = {i["seat"]: i["code"] for i in live.invitations(token, taken=True)}
+        if token and conn.seat is None:
+            said = _("This link's seat token is not valid for this game; you are watching it.")
+            conn.send({"type": "error", "message": said})
+        live = await hub.greet(live, conn.seat, seed)
+        return await hub.connect(live, conn)
 
 
 async def _receive(websocket: WebSocket, behind: asyncio.Task[Any]) -> Message | None:

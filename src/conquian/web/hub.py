@@ -35,14 +35,16 @@ from typing import Any, TypeVar
 
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, make_bot
-from ..cards import CARDS, format_mask
+from ..cards import CARDS, format_mask, mask_indices
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
 from ..game import Game
 from ..match import DealResult, Match
 from ..observation import Observation
 from ..present.errors import illegal_action_words
-from ..present.spans import CardLook, Line
+from ..present.hints import reason_words
+from ..present.i18n import LANGUAGES, negotiate, speaking
+from ..present.spans import CardLook, Line, Span
 from ..present.words import (
     Names,
     centre_origin,
@@ -57,6 +59,7 @@ from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
 from ..seats import Seat, Table
 from . import words
+from .languages import WEB_WORDS
 from .security import dumps
 from .store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 
@@ -67,18 +70,26 @@ HINT_LEVEL = "hard"
 """The bot that gives hints (a search with a short budget)."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _T = TypeVar("_T")
+_ = WEB_WORDS.gettext
 
 
 class UserError(ConquianError):
     """Bad input from one client: the message goes to that client only."""
 
     def __init__(
-        self, message: str, status: int = 400, headers: dict[str, str] | None = None
+        self,
+        message: str,
+        status: int = 400,
+        headers: dict[str, str] | None = None,
+        words: list[Any] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.headers = headers
         """Extra headers of the HTTP answer (``Retry-After``, ``Connection``)."""
+        self.words = words
+        """The message as :func:`segments` (its cards as ``{"card": "Kh"}``), when it names
+        cards: the browser draws them in the deck it shows."""
 
 
 OUTBOX_MESSAGES = 256
@@ -98,6 +109,8 @@ class Conn:
     """
 
     seat: int | None
+    lang: str = "en"
+    """The language the words sent to this connection are written in."""
     outbox: deque[str] = field(default_factory=deque)
     waiting: int = 0
     """Characters in the outbox."""
@@ -141,21 +154,88 @@ class Conn:
         return text
 
 
+_MARKED = re.compile("\ue000([0-9]+)\ue001")
+
+
+class MarkedLook(CardLook):
+    """A look that writes each card as a mark (two private-use characters around its index),
+    so that :func:`segments` finds the cards that words write as text: an action such as
+    ``discard Kh`` in a hint, a bot's reason.  The browser then draws each one in the deck it
+    shows, as it does the card spans."""
+
+    __slots__ = ()
+
+    def label(self, index: int) -> str:
+        return f"\ue000{index}\ue001"
+
+    def text(self, index: int) -> str:
+        return self.label(index)
+
+    def typed(self, mask: int) -> str:
+        return " ".join(self.label(i) for i in mask_indices(mask))
+
+
+MARKED = MarkedLook()
+
+
 def segments(line: Line) -> list[Any]:
     """A line of words as JSON: plain strings and ``{"card": "Kh"}`` items.
 
     A card span gives its card (in the canonical French token); the browser labels
     it for the chosen deck, so the span's text, written for a text screen, is unused.
+    So are the cards :data:`MARKED` wrote into words.
     """
     out: list[Any] = []
+
+    def add(text: str) -> None:
+        if out and isinstance(out[-1], str):
+            out[-1] += text
+        elif text:
+            out.append(text)
+
     for span in line:
         if span.card is not None:
             out.append({"card": str(CARDS[span.card])})
-        elif out and isinstance(out[-1], str):
-            out[-1] += span.text
-        elif span.text:
-            out.append(span.text)
+            continue
+        for at, part in enumerate(_MARKED.split(span.text)):
+            if at % 2:
+                out.append({"card": str(CARDS[int(part)])})
+            else:
+                add(part)
     return out
+
+
+def unmarked(text: str, look: CardLook) -> str:
+    """Words :data:`MARKED` wrote, with each card as ``look`` writes it."""
+    return _MARKED.sub(lambda m: look.text(int(m[1])), text)
+
+
+_CARD_RUN = re.compile(r"(?<![A-Za-z0-9])((?:[A2-7JQK][shdc])+)(?![A-Za-z0-9])")
+
+
+def refusal(exc: IllegalActionError, names: Names, look: CardLook) -> UserError:
+    """An action the engine refused, in words for ``names.me``, with its cards as ``look``
+    writes them (the rules' deck) and as segments (for the deck the browser shows)."""
+    text = illegal_action_words(exc, names)
+    known = set(mask_indices(exc.cards))
+    if exc.card is not None:
+        known.add(exc.card)
+    if isinstance(exc.action, Action):
+        for meld in exc.action.melds:
+            known |= set(mask_indices(meld))
+        if exc.action.card >= 0:
+            known.add(exc.action.card)
+    tokens = {str(CARDS[i]): i for i in known if 0 <= i < len(CARDS)}
+
+    def cards_of(run: str) -> list[int] | None:
+        found = [tokens.get(run[k : k + 2]) for k in range(0, len(run), 2)]
+        return None if None in found else [i for i in found if i is not None]
+
+    marked = _CARD_RUN.sub(
+        lambda m: "".join(MARKED.label(i) for i in cards) if (cards := cards_of(m[1])) else m[1],
+        text,
+    )
+    return UserError(unmarked(marked, look), words=segments([Span(marked)]))
 
 
 def _cards(mask: int) -> list[str]:
@@ -176,12 +256,16 @@ def check_name(name: Any, default: str) -> str:
     if name is None:
         return default
     if not isinstance(name, str):
-        raise UserError("The name must be text.")
+        raise UserError(_("The name must be text."))
     name = " ".join(name.split())
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise UserError("The name must be printable text, without control characters.")
+        raise UserError(_("The name must be printable text, without control characters."))
     if len(name) > MAX_NAME:
-        raise UserError(f"The name is {len(name)} characters long; at most {MAX_NAME} please.")
+        raise UserError(
+            _("The name is {length} characters long; at most {most} please.").format(
+                length=len(name), most=MAX_NAME
+            )
+        )
     return name or default
 
 
@@ -286,7 +370,20 @@ class LiveMatch:
 
     @property
     def names(self) -> tuple[str, ...]:
+        """The players' names as stored (the computer's in English)."""
         return tuple(s.name for s in self.seats)
+
+    def shown_names(self) -> tuple[str, ...]:
+        """The players' names in the language in use (:func:`.words.shown_names`)."""
+        return tuple(
+            words.shown_names([(s.kind, s.name, self.level_of(s.seat)) for s in self.seats])
+        )
+
+    @property
+    def look(self) -> CardLook:
+        """How cards are written in words sent as text (errors, a hint's reason): with the
+        labels of the rules' deck, as the browser shows them by default."""
+        return CardLook(deck=self.rules.deck_style)
 
     @property
     def joined(self) -> bool:
@@ -416,13 +513,13 @@ class LiveMatch:
     # ------------------------------------------------------------ views
 
     def summary(self) -> dict[str, Any]:
-        """Public facts about the game."""
+        """Public facts about the game (the names in the language in use)."""
         return {
             "id": self.id,
             "mode": self.mode,
             "level": self.level,
             "status": self.status,
-            "names": list(self.names),
+            "names": list(self.shown_names()),
             "kinds": [s.kind for s in self.seats],
             "levels": [self.level_of(s.seat) for s in self.seats],
             "joined": [s.joined for s in self.seats],
@@ -454,7 +551,8 @@ class LiveMatch:
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the client at ``seat`` (None: a spectator) may see now."""
+        """Everything the client at ``seat`` (None: a spectator) may see now, its words in
+        the language in use (the caller says which: ``with speaking(code)``)."""
         if not self.dealt:
             return {
                 "type": "state",
@@ -474,8 +572,8 @@ class LiveMatch:
                 "last": None,
                 "fair": self._fair_view(),
             }
-        look = CardLook()
-        names = Names(self.names, me=seat)
+        look = MARKED
+        names = Names(self.shown_names(), me=seat)
         game = self.game
         obs = game.observation(0 if seat is None else seat)
         history = obs.history
@@ -521,11 +619,11 @@ class LiveMatch:
         if not self.finished:
             return None
         game, result = self.finished[-1]
-        names = Names(self.names, me=seat)
+        names = Names(self.shown_names(), me=seat)
         obs = game.observation(0 if seat is None else seat)
         # only the viewer's own remaining hand; the opponent's stays hidden
         hands = tuple(obs.hand_mask if seat == p else 0 for p in range(len(obs.tables)))
-        said = outcome_lines(result.outcome, obs.tables, hands, names, CardLook())
+        said = outcome_lines(result.outcome, obs.tables, hands, names, MARKED)
         said += payment_lines(
             result.outcome,
             result.value,
@@ -589,12 +687,16 @@ def check_seed(seed: Any) -> str:
     """
     most = 2 * MAX_CLIENT_SEED_BYTES
     if not isinstance(seed, str) or len(seed) > most:
-        raise UserError(f"A seed must be hexadecimal text of at most {most} digits.")
+        raise UserError(
+            _("A seed must be hexadecimal text of at most {most} digits.").format(most=most)
+        )
     try:
         return bytes.fromhex(seed).hex()
     except ValueError:
         raise UserError(
-            f"A seed must be hexadecimal text of at most {most} digits (an even number of them)."
+            _(
+                "A seed must be hexadecimal text of at most {most} digits (an even number of them)."
+            ).format(most=most)
         ) from None
 
 
@@ -687,7 +789,7 @@ class Hub:
         if live is not None:
             return live
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-            raise UserError(f"There is no game {str(game_id)[:40]!r}.", 404)
+            raise UserError(_("There is no game {game}.").format(game=repr(str(game_id)[:40])), 404)
         waiting = self._loading.get(game_id)
         if waiting is None:
             waiting = asyncio.get_running_loop().create_future()
@@ -710,7 +812,7 @@ class Hub:
                 self._kick_bot(found)
         result = await asyncio.shield(waiting)
         if result is None:
-            raise UserError(f"There is no game {game_id!r}.", 404)
+            raise UserError(_("There is no game {game}.").format(game=repr(game_id)), 404)
         return result
 
     async def create(
@@ -748,15 +850,15 @@ class Hub:
             else:
                 level = None
         if public is not None and not isinstance(public, bool):
-            raise UserError("'public' must be true or false.")
+            raise UserError(_("'public' must be true or false."))
         if rules is None:
             rules = "standard"
         if not isinstance(rules, str) or len(rules) > 400:
-            raise UserError("The rules must be a preset name or a short rules spec.")
+            raise UserError(_("The rules must be a preset name or a short rules spec."))
         try:
             chosen = find_rules(rules)
         except ConquianError as exc:
-            raise UserError(f"Bad rules: {exc}") from None
+            raise UserError(_("Bad rules: {error}").format(error=exc)) from None
         spec = chosen.to_spec()
         n = chosen.num_players
         if seats is None:
@@ -769,7 +871,7 @@ class Hub:
             people = sum(kind == "human" for kind, _ in choices)
             mode = "friend" if people == n - 1 else "bot" if not people else "mixed"
             level = levels.pop() if len(levels) == 1 else None
-        player = check_name(name, words.default_player(0))
+        player = check_name(name, words.stored_name(words.default_player, 0))
         token = new_token()
         game_id = secrets.token_urlsafe(8)
         computers = sum(kind == "bot" for kind, _ in choices)
@@ -777,7 +879,7 @@ class Hub:
         for p, (kind, lv) in enumerate(choices, start=1):
             if kind == "bot":
                 number = sum(s.kind == "bot" for s in others) + 1
-                bot = words.computer_name(computers, number, lv or "medium")
+                bot = words.stored_name(words.computer_name, computers, number, lv or "medium")
                 others.append(SeatRow(p, "bot", bot, None, True, lv))
             else:
                 invite = hash_token(invite_code(token, game_id, p))
@@ -836,7 +938,7 @@ class Hub:
                 if not free:
                     raise UserError(words.seats_full(), 409)
                 seat = free[0]
-            player = player or words.default_player(seat.seat)
+            player = player or words.stored_name(words.default_player, seat.seat)
             token = new_token()
             done = await self._db(self.store.join, live.id, seat.seat, player, hash_token(token))
             if not done:
@@ -862,7 +964,9 @@ class Hub:
         over = live.match.is_over
         self.release(live)
         if not over:
-            raise UserError("The records of a game can be downloaded once the match is over.", 403)
+            raise UserError(
+                _("The records of a game can be downloaded once the match is over."), 403
+            )
         return await self._db(self.store.records, game_id)
 
     def release(self, live: LiveMatch) -> None:
@@ -877,7 +981,8 @@ class Hub:
             async with live.lock:
                 if not live.evicted:
                     live.conns.add(conn)
-                    conn.send(_with_invitations(live, conn, live.view(conn.seat)))
+                    with speaking(conn.lang):
+                        conn.send(_with_invitations(live, conn, live.view(conn.seat)))
                     return live
             live = await self.get(live.id)
 
@@ -895,11 +1000,13 @@ class Hub:
         live.evicted = True
 
     def _broadcast(self, live: LiveMatch, actor: Conn | None = None, ack: Any = None) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+        """Send every connection its view, written in its own language."""
+        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
         for conn in list(live.conns):
-            view = cache.get(conn.seat)
+            view = cache.get((conn.seat, conn.lang))
             if view is None:
-                view = cache[conn.seat] = live.view(conn.seat)
+                with speaking(conn.lang):
+                    view = cache[conn.seat, conn.lang] = live.view(conn.seat)
             view = _with_invitations(live, conn, view)
             if conn is actor:
                 conn.send({**view, "ack": ack})
@@ -912,7 +1019,11 @@ class Hub:
         :raises UserError: for anything wrong with it; nothing changes.
         """
         if not isinstance(data, dict):
-            raise UserError('A message must be a JSON object such as {"type": "act", ...}.')
+            raise UserError(
+                _("A message must be a JSON object such as {example}.").format(
+                    example='{"type": "act", ...}'
+                )
+            )
         kind = data.get("type")
         if kind == "act":
             await self.act(live, conn, data.get("action"), data.get("id"))
@@ -922,21 +1033,41 @@ class Hub:
             await self.rematch(live, conn)
         elif kind == "seed":
             if conn.seat is None:
-                raise UserError("Only the players add seeds to the shuffle, not spectators.")
+                raise UserError(_("Only the players add seeds to the shuffle, not spectators."))
             seed = check_seed(data.get("seed"))
             deal = data.get("deal")
             if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int)):
-                raise UserError("'deal' must be the number of the deal the seed is for.")
+                raise UserError(_("'deal' must be the number of the deal the seed is for."))
             async with live.lock:
                 await self._give_seed(live, conn.seat, seed, deal)
             self._broadcast(live)
             self._kick_bot(live)
         elif kind == "ping":
             conn.send({"type": "pong", "id": echo_id(data.get("id"))})
+        elif kind == "lang":
+            await self.relanguage(live, conn, data.get("lang"))
         else:
             raise UserError(
-                f"Unknown message type {str(kind)[:20]!r}: use act, seed, hint, rematch or ping."
+                _(
+                    "Unknown message type {kind}: use act, seed, hint, rematch, lang or ping."
+                ).format(kind=repr(str(kind)[:20]))
             )
+
+    async def relanguage(self, live: LiveMatch, conn: Conn, code: Any) -> None:
+        """Write this connection's words in ``code`` from now on, and send it the game again
+        (a ``state`` message without ``ack``)."""
+        base = code.strip().replace("_", "-").split("-")[0].lower() if isinstance(code, str) else ""
+        if base not in LANGUAGES:
+            offered = ", ".join(LANGUAGES)
+            raise UserError(
+                _("'lang' must be one of the languages offered: {languages}.").format(
+                    languages=offered
+                )
+            )
+        conn.lang = negotiate([base])
+        async with live.lock:
+            with speaking(conn.lang):
+                conn.send(_with_invitations(live, conn, live.view(conn.seat)))
 
     async def greet(self, live: LiveMatch, seat: int | None, seed: str | None) -> LiveMatch:
         """A client said hello from ``seat``: its seed (or, for the first deal, the lack of
@@ -966,16 +1097,19 @@ class Hub:
         """
         number = live.collecting
         if number is None:
-            raise UserError("No deal is being shuffled: the match is over.")
+            raise UserError(_("No deal is being shuffled: the match is over."))
         if deal is not None and deal != number:
             raise UserError(
-                f"Seeds are being taken for deal {number}, not for deal {str(deal)[:12]}."
+                _("Seeds are being taken for deal {number}, not for deal {deal}.").format(
+                    number=number, deal=str(deal)[:12]
+                )
             )
+        again = _("You have added your seed to the shuffle of deal {number} already.")
         if live.shuffle_for(number).client_seeds[seat] is not None:
-            raise UserError(f"You have added your seed to the shuffle of deal {number} already.")
+            raise UserError(again.format(number=number))
         await self.save_shuffles(live)
         if not await self._db(self.store.add_client_seed, live.id, number, seat, seed):
-            raise UserError(f"You have added your seed to the shuffle of deal {number} already.")
+            raise UserError(again.format(number=number))
         live.add_seed(seat, number, seed)
         await self.save_shuffles(live)
 
@@ -994,29 +1128,37 @@ class Hub:
         """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
         msg_id = echo_id(msg_id)
         if conn.seat is None:
-            raise UserError("You are watching this game; only its players can move.")
+            raise UserError(_("You are watching this game; only its players can move."))
         if not isinstance(text, str) or not text.strip():
-            raise UserError("An 'act' message needs the action as text, e.g. 'discard Kh'.")
+            raise UserError(
+                _("An 'act' message needs the action as text, e.g. {example}.").format(
+                    example="'discard Kh'"
+                )
+            )
         if len(text) > 200:
-            raise UserError("That action is too long to be a move.")
+            raise UserError(_("That action is too long to be a move."))
         try:
             action = Action.parse(text)
         except InvalidNotationError as exc:
-            raise UserError(f"Cannot read the action {text[:60]!r}: {exc}") from None
+            raise UserError(
+                _("Cannot read the action {action}: {error}").format(
+                    action=repr(text[:60]), error=exc
+                )
+            ) from None
         async with live.lock:
             if not live.joined:
                 raise UserError(words.waiting_to_join())
             if not live.dealt:
                 raise UserError(
-                    "The first deal is being shuffled: waiting for every player's seed."
+                    _("The first deal is being shuffled: waiting for every player's seed.")
                 )
             if live.match.is_over:
-                raise UserError("The match is over; no more moves can be made.")
+                raise UserError(_("The match is over; no more moves can be made."))
             to_act = live.game.state.to_act
             if to_act != conn.seat:
                 turn = IllegalActionError.not_your_turn(conn.seat, to_act)
-                names = Names(tuple(name or "your opponent" for name in live.names), me=conn.seat)
-                raise UserError(illegal_action_words(turn, names))
+                shown = (name or _("your opponent") for name in live.shown_names())
+                raise refusal(turn, Names(tuple(shown), me=conn.seat), live.look)
             await self._commit(live, conn.seat, action, conn, msg_id)
 
     async def _commit(
@@ -1026,14 +1168,16 @@ class Hub:
         try:
             pending = live.push(player, action)
         except IllegalActionError as exc:
-            raise UserError(illegal_action_words(exc, Names(live.names, me=player))) from None
+            raise refusal(exc, Names(live.shown_names(), me=player), live.look) from None
         row, record, status = pending
         try:
             await self._db(self.store.add_action, live.id, row, record=record, status=status)
         except Exception:
             live.undo()
             log.exception("game %s: could not store action %s", live.id, row.seq)
-            raise UserError("The server could not save that move; please try again.", 500) from None
+            raise UserError(
+                _("The server could not save that move; please try again."), 500
+            ) from None
         live.settle(pending)
         await self.save_shuffles(live)
         self._broadcast(live, conn, msg_id)
@@ -1074,12 +1218,12 @@ class Hub:
     async def hint(self, live: LiveMatch, conn: Conn) -> None:
         """Suggest a move to the player to act (to that client only)."""
         if conn.seat is None:
-            raise UserError("Hints are for the players, not for spectators.")
+            raise UserError(_("Hints are for the players, not for spectators."))
         async with live.lock:
             if not live.ready or live.match.is_over or live.game.state.to_act != conn.seat:
-                raise UserError("A hint is given when it is your turn to move.")
+                raise UserError(_("A hint is given when it is your turn to move."))
             if conn.hinting:
-                raise UserError("A hint is on its way.")
+                raise UserError(_("A hint is on its way."))
             obs = live.game.observation(conn.seat)
             seq = live.seq
         bot = make_bot(HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"))
@@ -1089,23 +1233,27 @@ class Hub:
             action = await asyncio.get_running_loop().run_in_executor(self._bot_pool, bot.act, obs)
         finally:
             conn.hinting = False
-        conn.send(
-            {
-                "type": "hint",
-                "seq": seq,
-                "action": str(action),
-                "words": segments(describe_action(action, obs, CardLook())),
-                "why": bot.reason,
-            }
-        )
+        with speaking(conn.lang):
+            why = reason_words(bot.why, MARKED)
+            conn.send(
+                {
+                    "type": "hint",
+                    "seq": seq,
+                    "action": str(action),
+                    "words": segments(describe_action(action, obs, MARKED)),
+                    "why": unmarked(why, live.look),
+                    "why_words": segments([Span(why)]),
+                    "reason": bot.reason,
+                }
+            )
 
     async def rematch(self, live: LiveMatch, conn: Conn) -> None:
         """Start a new match with the same players (seat tokens carry over)."""
         if conn.seat is None:
-            raise UserError("Only the players can ask for a rematch.")
+            raise UserError(_("Only the players can ask for a rematch."))
         async with live.lock:
             if not live.match.is_over:
-                raise UserError("A rematch can start once this match is over.")
+                raise UserError(_("A rematch can start once this match is over."))
             if live.rematch_id is None:
                 seeds = random.SystemRandom()
                 row = MatchRow(

@@ -25,6 +25,11 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .languages import WEB_WORDS
+
+_ = WEB_WORDS.gettext
+ngettext = WEB_WORDS.ngettext
+
 CSP = "; ".join(
     [
         "default-src 'self'",
@@ -52,22 +57,57 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
 
 
 class JsonError(ValueError):
-    """A client's text is not strict JSON; :meth:`words` says so for that client."""
+    """A client's text is not strict JSON; :meth:`words` says so for that client.
+
+    ``why``: ``""`` (not JSON at all), ``constant`` (``NaN`` or ``Infinity``: ``detail``),
+    ``large`` (a number too large for a float: ``detail``) or ``deep`` (nested too deeply).
+    """
+
+    def __init__(self, why: str = "", detail: str = "") -> None:
+        super().__init__(why, detail)
+        self.why = why
+        self.detail = detail
 
     def words(self, what: str) -> str:
-        """``The message is not valid JSON: it is nested too deeply.``"""
-        why = str(self)
-        return f"{what} is not valid JSON" + (f": {why}." if why else ".")
+        """What is wrong with ``what`` (``body``: a request's body, or ``message``: a
+        websocket message), in the language in use: ``The message is not valid JSON: it is
+        nested too deeply.``"""
+        body = what == "body"
+        if self.why == "constant":
+            text = (
+                _("The request body is not valid JSON: {name} is not a JSON number.")
+                if body
+                else _("The message is not valid JSON: {name} is not a JSON number.")
+            )
+        elif self.why == "large":
+            text = (
+                _("The request body is not valid JSON: the number {number} is too large.")
+                if body
+                else _("The message is not valid JSON: the number {number} is too large.")
+            )
+        elif self.why == "deep":
+            text = (
+                _("The request body is not valid JSON: it is nested too deeply.")
+                if body
+                else _("The message is not valid JSON: it is nested too deeply.")
+            )
+        else:
+            text = (
+                _("The request body is not valid JSON.")
+                if body
+                else _("The message is not valid JSON.")
+            )
+        return text.format(name=self.detail, number=self.detail)
 
 
 def _refuse_constant(name: str) -> Any:
-    raise JsonError(f"{name} is not a JSON number")
+    raise JsonError("constant", name)
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise JsonError(f"the number {text[:20]} is too large")
+        raise JsonError("large", text[:20])
     return value
 
 
@@ -82,7 +122,7 @@ def loads(text: str | bytes) -> Any:
     except JsonError:
         raise
     except RecursionError:
-        raise JsonError("it is nested too deeply") from None
+        raise JsonError("deep") from None
     except (ValueError, UnicodeDecodeError):  # JSONDecodeError, an integer too long
         raise JsonError() from None
 
@@ -157,14 +197,14 @@ class OriginPolicy:
         if site is not None:  # the browser's own judgement, right even behind a proxy
             if site.strip().lower() in ("same-origin", "none"):
                 return None
-            return f"a page of another site ({site.strip()[:20]})"
+            return _("a page of another site ({site})").format(site=site.strip()[:20])
         if origin is None:
             return None
         own = origin_of(origin)
         host = headers.get("host", "")
         if own is not None and host and _host_of(own.split("://", 1)[1]) == _host_of(host):
             return None
-        return f"a page of another site ({origin.strip()[:80]})"
+        return _("a page of another site ({site})").format(site=origin.strip()[:80])
 
 
 # ------------------------------------------------------------------ rate limits
@@ -213,10 +253,20 @@ class RateLimits:
 
 
 def _rate_words(item: RateLimitItem) -> str:
+    """A rate in words, in the language in use: ``20 per minute``, ``5 per 10 minutes``."""
     unit = item.GRANULARITY.name
-    if item.multiples == 1:
-        return f"{item.amount} per {unit}"
-    return f"{item.amount} per {item.multiples} {unit}s"
+    count = item.multiples
+    units = {
+        "second": ngettext("{amount} per second", "{amount} per {count} seconds", count),
+        "minute": ngettext("{amount} per minute", "{amount} per {count} minutes", count),
+        "hour": ngettext("{amount} per hour", "{amount} per {count} hours", count),
+        "day": ngettext("{amount} per day", "{amount} per {count} days", count),
+        "month": ngettext("{amount} per month", "{amount} per {count} months", count),
+        "year": ngettext("{amount} per year", "{amount} per {count} years", count),
+    }
+    if unit not in units:
+        return f"{item.amount}/{count} {unit}"
+    return units[unit].format(amount=item.amount, count=count)
 
 
 # -------------------------------------------------------------------- headers

@@ -11,109 +11,173 @@
 //   #/watch/ID              watch a game (public information only)
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
+//
+// Every sentence of the page goes through the catalogue (words.js: t, tn, th); the words the
+// server builds (the moves, the situation, the end of a deal, errors, the rules) come in the
+// language of this page's connection.  The keys of the buttons (T, P, D...) are the same in
+// every language.
 
 import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
 import { canCheck, checkShuffle, newSeed } from "./fair.js";
+import { chooseLanguage, escapeHTML, language, languages, loadWords, t, th, tn, translatePage } from "./words.js";
 
 const app = document.getElementById("app");
 const toastBox = document.getElementById("toast");
 const deckSelect = document.getElementById("deck");
+const langSelect = document.getElementById("lang");
+const esc = escapeHTML;
+
+await loadWords();
+
 // [value sent, label, seats, the spec the server gives the game back as]
-const GAMES = [
-  ["standard", "Two players (standard)", 2, "standard"],
-  ["tercerilla", "Three players: tercerilla (Mexican)", 3, "mexican"],
-  ["mexican,num_players=4", "Four players (Mexican)", 4, "mexican,num_players=4"],
-  ["mexican,num_players=2", "Two players, Mexican", 2, "mexican,num_players=2"],
+const games = () => [
+  ["standard", t("Two players (standard)"), 2, "standard"],
+  ["tercerilla", t("Three players: tercerilla (Mexican)"), 3, "mexican"],
+  ["mexican,num_players=4", t("Four players (Mexican)"), 4, "mexican,num_players=4"],
+  ["mexican,num_players=2", t("Two players, Mexican"), 2, "mexican,num_players=2"],
 ];
-const LEVELS = [
-  ["easy", "Easy"],
-  ["medium", "Medium"],
-  ["hard", "Hard"],
-  ["expert", "Expert"],
+const levels = () => [
+  ["easy", t("Easy")],
+  ["medium", t("Medium")],
+  ["hard", t("Hard")],
+  ["expert", t("Expert")],
 ];
+// a computer player's level inside a sentence, as the server writes it in the computer's name
+const levelWord = (level) =>
+  // Translators: the levels of a computer player, in its name: "Computer (easy)".
+  ({ easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") })[level] || level;
 
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-const levelWord = (level) => (LEVELS.find(([v]) => v === level) || [level, level])[1].toLowerCase();
-
-// Every sentence about seats, invitations and the lobby, in one place (as CHECK_WORDS holds
-// the shuffle check's).
-const SEAT_WORDS = {
+// Every sentence about seats, invitations and the lobby, in one place (as checkWords holds
+// the shuffle check's); made again when the language changes.
+const seatWords = () => ({
   // the seats of the new-game form, counted from the creator's (seat 0)
   seatLabel: (seat, seats) =>
-    `Seat ${seat + 1}${seat === 1 ? " · on your right, plays after you" : seat === seats - 1 ? " · on your left, plays before you" : ""}`,
-  person: "A friend (invitation link)",
-  computerGroup: "A computer player",
-  computer: (label) => `Computer: ${label.toLowerCase()}`,
-  friendsLegend: "Against friends",
+    seat === 1
+      ? t("Seat {number} · on your right, plays after you", { number: seat + 1 })
+      : seat === seats - 1
+        ? t("Seat {number} · on your left, plays before you", { number: seat + 1 })
+        : t("Seat {number}", { number: seat + 1 }),
+  person: t("A friend (invitation link)"),
+  computerGroup: t("A computer player"),
+  computer: (level) => t("Computer: {level}", { level: levelWord(level) }),
+  friendsLegend: t("Against friends"),
   friendsNote: (seats) =>
     seats > 2
-      ? "Choose who sits in each other seat. Every friend gets an invitation link of their own, which seats them once."
-      : "Create a game and send your friend the invitation link.",
-  pickSummary: (people, bots) =>
-    !people
-      ? `Every other seat is a computer player.`
-      : `${plural(people, "invitation link", "invitation links")} to send${bots ? `, ${plural(bots, "computer player", "computer players")} at the table` : ""}.`,
+      ? t("Choose who sits in each other seat. Every friend gets an invitation link of their own, which seats them once.")
+      : t("Create a game and send your friend the invitation link."),
+  pickSummary: (people, bots) => {
+    if (!people) return t("Every other seat is a computer player.");
+    const links = tn("{count} invitation link", "{count} invitation links", people);
+    if (!bots) return t("{links} to send.", { links });
+    const computers = tn("{count} computer player", "{count} computer players", bots);
+    return t("{links} to send, {computers} at the table.", { links, computers });
+  },
   createButton: (people, bots) =>
-    !bots ? (people > 1 ? "Create a game for friends" : "Create a game for a friend") : people ? "Create the table" : "Play the computer",
-  publicLabel: "List it in the lobby, so that anyone may take a free seat",
+    !bots ? (people > 1 ? t("Create a game for friends") : t("Create a game for a friend")) : people ? t("Create the table") : t("Play the computer"),
+  publicLabel: t("List it in the lobby, so that anyone may take a free seat"),
   myGameLabel: (game, people, bots, level) =>
-    !people ? `${game} against the computer (${level})` : bots ? `${game} with friends and the computer` : `${game} with friends`,
-  joinedLabel: (game, host) => `${game} with ${host}`,
+    !people
+      ? t("{game} against the computer ({level})", { game, level })
+      : bots
+        ? t("{game} with friends and the computer", { game })
+        : t("{game} with friends", { game }),
+  joinedLabel: (game, host) => t("{game} with {host}", { game, host }),
   // the waiting room
   inviteHead: (count) =>
     count > 1
-      ? "Send each friend their own invitation link: each one takes one seat, once."
-      : "Send this invitation link to your friend: it takes the free seat, once.",
-  inviteLobby: "The game is listed in the lobby too: anyone may take a free seat from there.",
-  sharedLink: (count) => `Send this link to your ${count > 1 ? "friends (one link for every free seat)" : "friend"}:`,
-  invitesElsewhere: "The invitation links are with the player who made the game.",
-  copy: "Copy",
-  copied: (label) => `The link for ${label.toLowerCase()} is copied.`,
-  waitingFor: (free) => `Waiting for ${free === 1 ? "one more player" : `${free} more players`} to join…`,
-  freeSeat: "free seat",
-  freeInvited: "free: waiting for the invited friend",
-  you: (name) => `${name || "You"} (you)`,
-  // the lobby
-  seatsFree: (free, size) => `${free} of ${size} seats free`,
-  gameTitle: (rules, size) => {
-    const known = GAMES.find(([, , n, spec]) => spec === rules && n === size);
-    return known ? known[1] : `${size} players (${rules} rules)`;
+      ? t("Send each friend their own invitation link: each one takes one seat, once.")
+      : t("Send this invitation link to your friend: it takes the free seat, once."),
+  inviteLobby: t("The game is listed in the lobby too: anyone may take a free seat from there."),
+  sharedLink: (count) => (count > 1 ? t("Send this link to your friends (one link for every free seat):") : t("Send this link to your friend:")),
+  invitesElsewhere: t("The invitation links are with the player who made the game."),
+  copy: t("Copy"),
+  copied: (label) => t("The link for {seat} is copied.", { seat: label.toLocaleLowerCase(language()) }),
+  waitingFor: (free) => tn("Waiting for one more player to join…", "Waiting for {count} more players to join…", free),
+  freeSeat: t("free seat"),
+  freeInvited: t("free: waiting for the invited friend"),
+  you: (name) => {
+    const who = name || t("You");
+    return t("{name} (you)", { name: who });
   },
-  nobodyWaiting: "No one is waiting right now.",
-  noGames: "No games right now.",
-  openHead: "Open games",
-  playingHead: "Being played",
-  join: "Join",
-  watch: "Watch",
+  // the lobby
+  // Translators: "1 of 3 seats free": {count} seats are free of the {size} at the table.
+  seatsFree: (free, size) => tn("{count} of {size} seats free", "{count} of {size} seats free", free, { size }),
+  gameTitle: (rules, size) => {
+    const known = games().find(([, , n, spec]) => spec === rules && n === size);
+    return known ? known[1] : t("{size} players ({rules} rules)", { size, rules });
+  },
+  nobodyWaiting: t("No one is waiting right now."),
+  noGames: t("No games right now."),
+  openHead: t("Open games"),
+  playingHead: t("Being played"),
+  join: t("Join"),
+  watch: t("Watch"),
   // the join page
-  joinHead: "Join a game",
-  invited: (host, game) => `${host} invites you to a seat at a game of Conquian — ${game}.`,
-  lobbyJoin: (host, game) => `${host}'s game of Conquian — ${game}.`,
-  byInvitation: "The seats of this game are taken by invitation: open the invitation link you were sent.",
-  allTaken: "Every seat of this game is taken.",
-  watchIt: "Watch it",
-  takeSeat: "Take your seat",
-};
+  joinHead: t("Join a game"),
+  invited: (host, game) => t("{host} invites you to a seat at a game of Conquian — {game}.", { host, game }),
+  lobbyJoin: (host, game) => t("{host}'s game of Conquian — {game}.", { host, game }),
+  byInvitation: t("The seats of this game are taken by invitation: open the invitation link you were sent."),
+  allTaken: t("Every seat of this game is taken."),
+  watchIt: t("Watch it"),
+  takeSeat: t("Take your seat"),
+});
+let SEAT_WORDS = seatWords();
 
-let deck = localStorage.getItem("conquian.deck") || "french";
+// The deck the cards are drawn in: the one chosen in the header, else the game's own (the
+// rules' deck, in which the server also writes the cards of its errors and hints).
+let deckChoice = localStorage.getItem("conquian.deck");
+let deck = deckChoice || "french";
 deckSelect.value = deck;
 deckSelect.addEventListener("change", () => {
-  deck = deckSelect.value;
+  deck = deckChoice = deckSelect.value;
   localStorage.setItem("conquian.deck", deck);
   rerender();
 });
 
+function followDeck(gameDeck) {
+  if (deckChoice) return;
+  deck = gameDeck === "spanish" ? "spanish" : "french";
+  deckSelect.value = deck;
+}
+
 let view = null; // the current screen: {kind, ...}
 let socket = null;
 
-// ------------------------------------------------------------------ helpers
+// ------------------------------------------------------------------ language
 
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+function drawLanguages() {
+  langSelect.innerHTML = languages()
+    .map(({ code, name }) => `<option value="${esc(code)}" lang="${esc(code)}"${code === language() ? " selected" : ""}>${esc(name)}</option>`)
+    .join("");
+  langSelect.value = language();
 }
 
-function toast(message, kind = "info") {
-  toastBox.textContent = message;
+// Another language from the menu: kept in a cookie, the page's words fetched and drawn again,
+// and the game's connection asked for the server's words in it.
+async function switchLanguage(code) {
+  chooseLanguage(code);
+  await loadWords(code);
+  SEAT_WORDS = seatWords();
+  translatePage();
+  drawLanguages();
+  if (view && view.kind === "game" && view.state && socket && socket.readyState === WebSocket.OPEN) {
+    view.hint = null;
+    socket.send(JSON.stringify({ type: "lang", lang: language() }));
+    renderGame(view);
+  } else {
+    route();
+  }
+}
+
+langSelect.addEventListener("change", () => switchLanguage(langSelect.value));
+translatePage();
+drawLanguages();
+
+// ------------------------------------------------------------------ helpers
+
+function toast(message, kind = "info", html = null) {
+  if (html === null) toastBox.textContent = message;
+  else toastBox.innerHTML = html;
   toastBox.className = `show ${kind}`;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => (toastBox.className = ""), kind === "error" ? 6000 : 3500);
@@ -127,7 +191,7 @@ async function api(path, body) {
   };
   const response = await fetch(path, init);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `The server answered ${response.status}.`);
+  if (!response.ok) throw new Error(data.error || t("The server answered {status}.", { status: response.status }));
   return data;
 }
 
@@ -143,7 +207,7 @@ function words(segments) {
 }
 
 function card(token, extra = "") {
-  const name = token ? cardName(token, deck) : "hidden card";
+  const name = token ? cardName(token, deck) : t("hidden card");
   return `<span class="card ${extra}" data-card="${token || ""}" role="img" aria-label="${esc(name)}">${cardSVG(token, deck)}</span>`;
 }
 
@@ -152,7 +216,7 @@ function meld(cards, extra = "") {
 }
 
 function melds(list) {
-  if (!list.length) return `<div class="empty">no melds yet</div>`;
+  if (!list.length) return `<div class="empty">${esc(t("no melds yet"))}</div>`;
   return list.map((m) => meld(m)).join("");
 }
 
@@ -165,9 +229,9 @@ function myGames() {
 }
 
 function remember(id, token, label) {
-  const games = myGames().filter((g) => g.id !== id);
-  games.unshift({ id, token, label, at: Date.now() });
-  localStorage.setItem("conquian.games", JSON.stringify(games.slice(0, 20)));
+  const mine = myGames().filter((g) => g.id !== id);
+  mine.unshift({ id, token, label, at: Date.now() });
+  localStorage.setItem("conquian.games", JSON.stringify(mine.slice(0, 20)));
 }
 
 // What this browser knows of a game's fair shuffles, kept across reloads: the seeds it made,
@@ -230,48 +294,52 @@ if (document.readyState !== "loading") route();
 function showHome() {
   const name = localStorage.getItem("conquian.name") || "";
   view = { kind: "home" };
-  document.title = "Conquian";
+  deck = deckChoice || "french";
+  deckSelect.value = deck;
+  document.title = t("Conquian");
   const mine = myGames();
+  // Translators: the label of the menu of the games (two players, tercerilla...).
+  const gameLabel = esc(t("Game"));
   app.innerHTML = `
     <section class="home">
       <div class="hero">
         <div class="fan">${["Ah", "2h", "3h"].map((c) => card(c)).join("")}</div>
         <div>
-          <h1>Conquian</h1>
-          <p>The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win;
-          every card you take goes straight onto your table. <a href="#/rules">How to play</a></p>
+          <h1>${esc(t("Conquian"))}</h1>
+          <p>${esc(t("The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win; every card you take goes straight onto your table."))}
+          <a href="#/rules">${esc(t("How to play"))}</a></p>
         </div>
       </div>
       <form id="new-game" class="panel">
-        <h2>New game</h2>
-        <label>Your name <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="Player 1"></label>
-        <label>Game <select id="game-rules">${GAMES.map(([v, t]) => `<option value="${v}">${t}</option>`).join("")}</select></label>
+        <h2>${esc(t("New game"))}</h2>
+        <label>${esc(t("Your name"))} <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("Player {number}", { number: 1 }))}"></label>
+        <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <fieldset>
-          <legend>Against the computer</legend>
-          <div class="levels">${LEVELS.map(([v, t], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${t}</label>`).join("")}</div>
-          <button type="submit" id="play-bot" class="primary">Play the computer</button>
+          <legend>${esc(t("Against the computer"))}</legend>
+          <div class="levels">${levels().map(([v, label], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${esc(label)}</label>`).join("")}</div>
+          <button type="submit" id="play-bot" class="primary">${esc(t("Play the computer"))}</button>
         </fieldset>
         <fieldset id="friends">
-          <legend>${SEAT_WORDS.friendsLegend}</legend>
+          <legend>${esc(SEAT_WORDS.friendsLegend)}</legend>
           <p class="small" id="friends-note"></p>
           <div class="seat-picks" id="seat-picks"></div>
           <p class="small" id="pick-summary" aria-live="polite"></p>
-          <label class="check"><input type="checkbox" id="public"> ${SEAT_WORDS.publicLabel}</label>
+          <label class="check"><input type="checkbox" id="public"> ${esc(SEAT_WORDS.publicLabel)}</label>
           <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
       <section class="panel">
-        <h2>Your games</h2>
-        ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${new Date(g.at).toLocaleString()}</span></li>`).join("")}</ul>` : `<p class="small">Games you play in this browser are listed here.</p>`}
+        <h2>${esc(t("Your games"))}</h2>
+        ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${esc(new Date(g.at).toLocaleString(language()))}</span></li>`).join("")}</ul>` : `<p class="small">${esc(t("Games you play in this browser are listed here."))}</p>`}
       </section>
       <section class="panel" id="lobby">
-        <h2>Lobby <button type="button" id="refresh" class="small-btn">Refresh</button></h2>
-        <div id="lobby-list"><p class="small">Loading…</p></div>
+        <h2>${esc(t("Lobby"))} <button type="button" id="refresh" class="small-btn">${esc(t("Refresh"))}</button></h2>
+        <div id="lobby-list"><p class="small">${esc(t("Loading…"))}</p></div>
       </section>
     </section>`;
   const nameInput = document.getElementById("name");
   const rulesSelect = document.getElementById("game-rules");
-  const game = () => GAMES.find(([v]) => v === rulesSelect.value) || GAMES[0];
+  const game = () => games().find(([v]) => v === rulesSelect.value) || games()[0];
   const picks = () => [...document.querySelectorAll("#seat-picks select")].map((el) => el.value);
   const drawPicks = () => {
     const seats = game()[2];
@@ -281,10 +349,10 @@ function showHome() {
     box.innerHTML = Array.from({ length: seats - 1 }, (_, k) => {
       const seat = k + 1;
       const chosen = before[k] || "person";
-      const option = (value, label) => `<option value="${value}"${value === chosen ? " selected" : ""}>${label}</option>`;
-      return `<label class="seat-pick"><span>${SEAT_WORDS.seatLabel(seat, seats)}</span>
+      const option = (value, label) => `<option value="${value}"${value === chosen ? " selected" : ""}>${esc(label)}</option>`;
+      return `<label class="seat-pick"><span>${esc(SEAT_WORDS.seatLabel(seat, seats))}</span>
         <select id="seat-${seat}" data-seat="${seat}">${option("person", SEAT_WORDS.person)}
-        <optgroup label="${SEAT_WORDS.computerGroup}">${LEVELS.map(([v, t]) => option(`bot:${v}`, SEAT_WORDS.computer(t))).join("")}</optgroup></select></label>`;
+        <optgroup label="${esc(SEAT_WORDS.computerGroup)}">${levels().map(([v]) => option(`bot:${v}`, SEAT_WORDS.computer(v))).join("")}</optgroup></select></label>`;
     }).join("");
     document.getElementById("friends-note").textContent = SEAT_WORDS.friendsNote(seats);
     box.querySelectorAll("select").forEach((el) => el.addEventListener("change", sayPicks));
@@ -344,12 +412,12 @@ async function loadLobby() {
     const lobby = await api("/api/lobby");
     const entry = (g, link, label, extra) =>
       `<li class="lobby-game" data-game="${esc(g.id)}"><div><strong>${esc(SEAT_WORDS.gameTitle(g.rules, g.size))}</strong>
-        <div class="seat-line small">${extra}${seatLine(g.seats)}</div></div> <a class="button" href="${link}">${label}</a></li>`;
-    const open = lobby.open.map((g) => entry(g, `#/join/${esc(g.id)}`, SEAT_WORDS.join, `<span class="free-count">${SEAT_WORDS.seatsFree(g.free, g.size)}</span> `));
+        <div class="seat-line small">${extra}${seatLine(g.seats)}</div></div> <a class="button" href="${link}">${esc(label)}</a></li>`;
+    const open = lobby.open.map((g) => entry(g, `#/join/${esc(g.id)}`, SEAT_WORDS.join, `<span class="free-count">${esc(SEAT_WORDS.seatsFree(g.free, g.size))}</span> `));
     const live = lobby.playing.map((g) => entry(g, `#/watch/${esc(g.id)}`, SEAT_WORDS.watch, ""));
     box.innerHTML =
-      `<h3>${SEAT_WORDS.openHead}</h3>${open.length ? `<ul class="list">${open.join("")}</ul>` : `<p class="small">${SEAT_WORDS.nobodyWaiting}</p>`}` +
-      `<h3>${SEAT_WORDS.playingHead}</h3>${live.length ? `<ul class="list">${live.join("")}</ul>` : `<p class="small">${SEAT_WORDS.noGames}</p>`}`;
+      `<h3>${esc(SEAT_WORDS.openHead)}</h3>${open.length ? `<ul class="list">${open.join("")}</ul>` : `<p class="small">${esc(SEAT_WORDS.nobodyWaiting)}</p>`}` +
+      `<h3>${esc(SEAT_WORDS.playingHead)}</h3>${live.length ? `<ul class="list">${live.join("")}</ul>` : `<p class="small">${esc(SEAT_WORDS.noGames)}</p>`}`;
   } catch (err) {
     box.innerHTML = `<p class="error">${esc(err.message)}</p>`;
   }
@@ -361,7 +429,7 @@ async function loadLobby() {
 // the lobby gives them ({kind, name, free}); seatsOf makes them of a game's facts.
 function seatLine(seats) {
   return seats
-    .map((seat) => (seat.free ? `<span class="seat free">${SEAT_WORDS.freeSeat}</span>` : `<span class="seat${seat.kind === "bot" ? " bot" : ""}">${esc(seat.name)}</span>`))
+    .map((seat) => (seat.free ? `<span class="seat free">${esc(SEAT_WORDS.freeSeat)}</span>` : `<span class="seat${seat.kind === "bot" ? " bot" : ""}">${esc(seat.name)}</span>`))
     .join(`<span class="sep" aria-hidden="true"> · </span>`);
 }
 
@@ -376,10 +444,10 @@ function titleOf(g) {
 async function showJoin(id, invite) {
   view = { kind: "join" };
   const name = localStorage.getItem("conquian.name") || "";
-  app.innerHTML = `<section class="panel narrow"><h2>${SEAT_WORDS.joinHead}</h2><p id="join-info">Loading…</p>
+  app.innerHTML = `<section class="panel narrow"><h2>${esc(SEAT_WORDS.joinHead)}</h2><p id="join-info">${esc(t("Loading…"))}</p>
     <p id="join-seats" class="seat-line small"></p>
-    <form id="join-form"><label>Your name <input id="name" maxlength="24" value="${esc(name)}" placeholder="Your name"></label>
-    <button class="primary" id="join-btn" type="submit">${SEAT_WORDS.takeSeat}</button></form>
+    <form id="join-form"><label>${esc(t("Your name"))} <input id="name" maxlength="24" value="${esc(name)}" placeholder="${esc(t("Your name"))}"></label>
+    <button class="primary" id="join-btn" type="submit">${esc(SEAT_WORDS.takeSeat)}</button></form>
     <p id="join-error" class="error" role="alert"></p></section>`;
   // this page's own form (the page may be drawn again meanwhile: never listen twice)
   const form = document.getElementById("join-form");
@@ -387,6 +455,7 @@ async function showJoin(id, invite) {
   let joining = false;
   let title = "";
   let host = "";
+  const watchLink = `<a href="#/watch/${esc(id)}">${esc(SEAT_WORDS.watchIt)}</a>`;
   try {
     const info = await api(`/api/games/${encodeURIComponent(id)}`);
     title = titleOf(info);
@@ -394,11 +463,11 @@ async function showJoin(id, invite) {
     const free = info.joined.some((j) => !j);
     const closed = !invite && info.by_invitation;
     document.getElementById("join-info").innerHTML = !free
-      ? `${SEAT_WORDS.allTaken} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`
+      ? th("{said} {link}.", { said: esc(SEAT_WORDS.allTaken), link: watchLink })
       : closed
-        ? `${esc(SEAT_WORDS.byInvitation)} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`
+        ? th("{said} {link}.", { said: esc(SEAT_WORDS.byInvitation), link: watchLink })
         : esc(invite ? SEAT_WORDS.invited(host, title) : SEAT_WORDS.lobbyJoin(host, title));
-    document.getElementById("join-seats").innerHTML = `<span class="free-count">${SEAT_WORDS.seatsFree(info.free, info.names.length)}</span> ${seatLine(seatsOf(info))}`;
+    document.getElementById("join-seats").innerHTML = `<span class="free-count">${esc(SEAT_WORDS.seatsFree(info.free, info.names.length))}</span> ${seatLine(seatsOf(info))}`;
     form.hidden = !free || closed;
   } catch (err) {
     document.getElementById("join-info").textContent = err.message;
@@ -419,7 +488,7 @@ async function showJoin(id, invite) {
       location.hash = `#/g/${id}/${joined.token}`;
     } catch (err) {
       joining = false;
-      said.innerHTML = `${esc(err.message)} <a href="#/watch/${esc(id)}">${SEAT_WORDS.watchIt}</a>.`;
+      said.innerHTML = th("{said} {link}.", { said: esc(err.message), link: watchLink });
     }
   });
 }
@@ -444,7 +513,7 @@ function showGame(id, token) {
     render: () => renderGame(game),
   };
   view = game;
-  app.innerHTML = `<p class="loading">Connecting…</p>`;
+  app.innerHTML = `<p class="loading">${esc(t("Connecting…"))}</p>`;
   connect(game);
 }
 
@@ -456,8 +525,9 @@ function connect(game) {
     game.retries = 0;
     game.offline = false;
     // who we are: the seat token goes in the first message, never in the URL
-    // with this browser's seed for the shuffle of the deal being shuffled
-    const hello = { type: "hello" };
+    // with this browser's seed for the shuffle of the deal being shuffled, and the language
+    // of the words we want
+    const hello = { type: "hello", lang: language() };
     if (game.token) {
       hello.token = game.token;
       hello.seed = newSeed();
@@ -477,6 +547,7 @@ function connect(game) {
         game.chooser = null;
         game.hint = null;
       }
+      followDeck(msg.game.deck);
       followShuffle(game, msg);
       if (msg.game.rematch && game.askedRematch && game.token) {
         location.hash = `#/g/${msg.game.rematch}/${game.token}`;
@@ -485,9 +556,9 @@ function connect(game) {
       renderGame(game);
     } else if (msg.type === "error") {
       game.pending = false;
-      toast(msg.message, "error");
+      toast(msg.message, "error", msg.words ? words(msg.words) : null);
       if (game.state) renderGame(game);
-      else app.innerHTML = `<section class="panel narrow"><h2>Cannot open this game</h2><p class="error">${esc(msg.message)}</p><a href="#/">Back</a></section>`;
+      else app.innerHTML = `<section class="panel narrow"><h2>${esc(t("Cannot open this game"))}</h2><p class="error">${esc(msg.message)}</p><a href="#/">${esc(t("Back"))}</a></section>`;
     } else if (msg.type === "hint") {
       toastBox.className = "";
       if (game.state && msg.seq === game.state.seq) {
@@ -537,31 +608,35 @@ function followShuffle(game, msg) {
   }
 }
 
-const CHECK_WORDS = {
-  commitment: ["the server's seed, revealed now, is the one it committed to", "the server's revealed seed does not match its commitment"],
-  shown: ["that commitment was shown to you before the deal", "the commitment is not the one you were shown before the deal"],
-  seed: ["your browser's seed was mixed into the shuffle", "your browser's seed is not among the seeds of the shuffle"],
-  hand: ["the seeds deal exactly the hand you were dealt", "the seeds do not deal the hand you were dealt"],
-  algorithm: ["", "the shuffle's algorithm is not one this page knows"],
-  error: ["", "the check could not be completed"],
-};
+// What each check of a shuffle says: [passed, failed]
+const checkWords = () => ({
+  commitment: [t("the server's seed, revealed now, is the one it committed to"), t("the server's revealed seed does not match its commitment")],
+  shown: [t("that commitment was shown to you before the deal"), t("the commitment is not the one you were shown before the deal")],
+  seed: [t("your browser's seed was mixed into the shuffle"), t("your browser's seed is not among the seeds of the shuffle")],
+  hand: [t("the seeds deal exactly the hand you were dealt"), t("the seeds do not deal the hand you were dealt")],
+  algorithm: ["", t("the shuffle's algorithm is not one this page knows")],
+  error: ["", t("the check could not be completed")],
+});
 
 function shuffleCheck(game, last) {
   if (!last.fair) return "";
   const result = game.fair.checks[last.deal];
   const commitment = `<code>${esc(last.fair.commitment.slice(0, 16))}…</code>`;
-  if (result === undefined || result === null) return `<p class="fair small" id="fair-check">Checking the shuffle…</p>`;
+  if (result === undefined || result === null) return `<p class="fair small" id="fair-check">${esc(t("Checking the shuffle…"))}</p>`;
   if (result.ok === null)
-    return `<p class="fair small" id="fair-check">This page cannot check the shuffle (browsers allow it only on https pages). Download the deal's record and run <code>conquian verify</code>.</p>`;
-  const said = result.checks.map((c) => CHECK_WORDS[c.what][c.ok ? 0 : 1]).filter(Boolean);
+    return `<p class="fair small" id="fair-check">${th("This page cannot check the shuffle (browsers allow it only on https pages). Download the deal's record and run {command}.", { command: "<code>conquian verify</code>" })}</p>`;
+  const said = checkWords();
+  // Translators: joins the checks of the shuffle in one sentence ("…; …").
+  const checks = result.checks.map((c) => said[c.what][c.ok ? 0 : 1]).filter(Boolean).join(t("; "));
+  const parts = { commitment, checks: esc(checks) };
   return `<p class="fair small ${result.ok ? "ok" : "bad"}" id="fair-check" data-ok="${result.ok}">${
-    result.ok ? "✓ Fair shuffle" : "✗ The shuffle check failed"
-  } (commitment ${commitment}): ${esc(said.join("; "))}.</p>`;
+    result.ok ? th("✓ Fair shuffle (commitment {commitment}): {checks}.", parts) : th("✗ The shuffle check failed (commitment {commitment}): {checks}.", parts)
+  }</p>`;
 }
 
 function send(game, message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    toast("Not connected to the server; reconnecting…", "error");
+    toast(t("Not connected to the server; reconnecting…"), "error");
     return false;
   }
   socket.send(JSON.stringify(message));
@@ -584,8 +659,13 @@ function chooseTake(game, forms, word) {
   const all = forms.flatMap((f) => f.actions);
   let candidates = selected.size ? forms.filter((f) => sameSet(f.played, selected)).flatMap((f) => f.actions) : all;
   if (!candidates.length) {
-    const ways = forms.map((f) => (f.played.length ? f.played.map((c) => cardLabel(c, deck)).join(" ") : "no hand cards")).join("; ");
-    toast(`No ${word} lays exactly the cards you picked. Possible: ${ways}.`, "error");
+    const ways = forms.map((f) => (f.played.length ? f.played.map((c) => cardLabel(c, deck)).join(" ") : t("no hand cards"))).join("; ");
+    toast(
+      word === "take"
+        ? t("No take lays exactly the cards you picked. Possible: {ways}.", { ways })
+        : t("No lay lays exactly the cards you picked. Possible: {ways}.", { ways }),
+      "error",
+    );
     return;
   }
   if (candidates.length === 1) return act(game, candidates[0].text);
@@ -598,18 +678,23 @@ function phaseButtons(game) {
   const legal = s.obs.legal_actions;
   const kinds = new Set(legal.map((a) => a.split(" ")[0]));
   const buttons = [];
-  const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending ? "disabled" : ""}>${label} <kbd>${key}</kbd></button>`);
-  if (kinds.has("take")) b("btn-take", s.obs.phase === "forced" ? "Take it (forced)" : "Take", "T", "primary");
-  if (kinds.has("decline")) b("btn-decline", "Decline", "P");
+  const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending ? "disabled" : ""}>${esc(label)} <kbd>${key}</kbd></button>`);
+  // Translators: the buttons of a move, each with its key (the same in every language).
+  if (kinds.has("take")) b("btn-take", s.obs.phase === "forced" ? t("Take it (forced)") : t("Take"), "T", "primary");
+  // Translators: refuse the card offered to you (pasar).
+  if (kinds.has("decline")) b("btn-decline", t("Decline"), "P");
   if (kinds.has("pass")) {
-    if (legal.includes("pass")) b("btn-pass", "Pass", "P");
-    if (s.lays.length) b("btn-lay", "Lay &amp; pass", "L");
+    // Translators: let the card you turned from the stock go on (pasar).
+    if (legal.includes("pass")) b("btn-pass", t("Pass"), "P");
+    if (s.lays.length) b("btn-lay", t("Lay & pass"), "L");
   }
-  if (kinds.has("force")) b("btn-force", "Force", "F", "primary");
-  if (kinds.has("noforce")) b("btn-noforce", "Let it go", "N");
-  if (kinds.has("discard")) b("btn-discard", "Discard", "D", "primary");
-  if (kinds.has("exchange")) b("btn-exchange", "Pass it on", "X", "primary");
-  if (legal.length) b("btn-hint", "Hint", "H", "ghost");
+  if (kinds.has("force")) b("btn-force", t("Force"), "F", "primary");
+  // Translators: do not force the player who refused the card.
+  if (kinds.has("noforce")) b("btn-noforce", t("Let it go"), "N");
+  if (kinds.has("discard")) b("btn-discard", t("Discard"), "D", "primary");
+  // Translators: give the picked card in the exchange (el cambio).
+  if (kinds.has("exchange")) b("btn-exchange", t("Pass it on"), "X", "primary");
+  if (legal.length) b("btn-hint", t("Hint"), "H", "ghost");
   return buttons.join("");
 }
 
@@ -617,13 +702,13 @@ function statusLine(game) {
   const s = game.state;
   const g = s.game;
   const me = s.seat;
-  if (s.match.over) return "The match is over.";
-  if (me !== null && !g.joined.every(Boolean)) return SEAT_WORDS.waitingFor(g.free);
+  if (s.match.over) return esc(t("The match is over."));
+  if (me !== null && !g.joined.every(Boolean)) return esc(SEAT_WORDS.waitingFor(g.free));
   if (s.obs.legal_actions.length) return words(s.situation);
   const who = s.obs.to_act;
-  const name = who === me ? "you" : g.names[who] || "your opponent";
-  const thinking = g.kinds[who] === "bot" ? " is thinking…" : " to play…";
-  return who === me ? "Your move is being sent…" : `Waiting: ${esc(name)}${thinking}`;
+  if (who === me) return esc(t("Your move is being sent…"));
+  const name = g.names[who] || t("your opponent");
+  return esc(g.kinds[who] === "bot" ? t("Waiting: {name} is thinking…", { name }) : t("Waiting: {name} to play…", { name }));
 }
 
 // The invitations of the free seats (to the page of the player who made the game), or the
@@ -641,25 +726,28 @@ function inviteBanner(game) {
         const label = SEAT_WORDS.seatLabel(seat, seats);
         return `<div class="invite-row"><label for="invite-${seat}">${esc(label)}</label>
           <input id="invite-${seat}" class="invite-link" data-seat="${seat}" readonly value="${esc(`${base}/${code}`)}">
-          <button type="button" class="copy-invite" data-for="invite-${seat}" data-label="${esc(label)}">${SEAT_WORDS.copy}</button></div>`;
+          <button type="button" class="copy-invite" data-for="invite-${seat}" data-label="${esc(label)}">${esc(SEAT_WORDS.copy)}</button></div>`;
       })
       .join("");
-    return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.inviteHead(invitations.length)}</p>${rows}${
-      g.by_invitation ? "" : `<p class="small">${SEAT_WORDS.inviteLobby}</p>`
+    return `<div class="banner invite" id="invite"><p>${esc(SEAT_WORDS.inviteHead(invitations.length))}</p>${rows}${
+      g.by_invitation ? "" : `<p class="small">${esc(SEAT_WORDS.inviteLobby)}</p>`
     }</div>`;
   }
-  if (g.by_invitation) return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.invitesElsewhere}</p></div>`;
-  return `<div class="banner invite" id="invite"><p>${SEAT_WORDS.sharedLink(g.free)}</p>
+  if (g.by_invitation) return `<div class="banner invite" id="invite"><p>${esc(SEAT_WORDS.invitesElsewhere)}</p></div>`;
+  return `<div class="banner invite" id="invite"><p>${esc(SEAT_WORDS.sharedLink(g.free))}</p>
     <div class="invite-row"><input id="invite-link" class="invite-link" readonly value="${esc(base)}">
-    <button type="button" class="copy-invite" data-for="invite-link" data-label="${esc(SEAT_WORDS.freeSeat)}">${SEAT_WORDS.copy}</button></div></div>`;
+    <button type="button" class="copy-invite" data-for="invite-link" data-label="${esc(SEAT_WORDS.freeSeat)}">${esc(SEAT_WORDS.copy)}</button></div></div>`;
 }
+
+const offlineBanner = (game) => (game.offline ? `<div class="banner error">${esc(t("Connection lost — reconnecting…"))}</div>` : "");
 
 function renderWaiting(game) {
   const s = game.state;
   const g = s.game;
   const missing = g.free > 0;
-  const said = missing ? SEAT_WORDS.waitingFor(g.free) : "Shuffling: waiting for every player to add a seed to the shuffle…";
-  const commitment = s.fair && s.fair.next ? `<p class="small">Commitment to the first deal's shuffle: <code>${esc(s.fair.next.commitment)}</code></p>` : "";
+  const said = missing ? SEAT_WORDS.waitingFor(g.free) : t("Shuffling: waiting for every player to add a seed to the shuffle…");
+  const code = s.fair && s.fair.next ? `<code>${esc(s.fair.next.commitment)}</code>` : "";
+  const commitment = code ? `<p class="small">${th("Commitment to the first deal's shuffle: {commitment}", { commitment: code })}</p>` : "";
   const seats = g.names
     .map((n, p) => {
       const free = !g.joined[p];
@@ -667,13 +755,13 @@ function renderWaiting(game) {
       return `<li class="${free ? "free" : g.kinds[p] === "bot" ? "bot" : ""}" data-seat="${p}"><span class="seat-no">${p + 1}</span> <span>${esc(who)}</span></li>`;
     })
     .join("");
-  document.title = `Conquian — ${titleOf(g)}`;
+  document.title = t("Conquian — {title}", { title: titleOf(g) });
   app.innerHTML = `
   <section class="game waiting-room">
     <div class="board">
-      ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
+      ${offlineBanner(game)}
       ${inviteBanner(game)}
-      <div class="prompt" id="prompt" aria-live="polite">${said}</div>
+      <div class="prompt" id="prompt" aria-live="polite">${esc(said)}</div>
       <ol class="seat-list" id="seat-list" aria-label="${esc(titleOf(g))}">${seats}</ol>
       ${commitment}
     </div>
@@ -681,6 +769,9 @@ function renderWaiting(game) {
   app.dataset.seq = String(s.seq);
   wireGame(game);
 }
+
+// Translators: between the players' names, as in "Ana vs Ben".
+const versus = (names) => names.join(t(" vs "));
 
 function renderGame(game) {
   if (view !== game || !game.state) return;
@@ -693,8 +784,8 @@ function renderGame(game) {
   // the other players in play order from the one after you (he sits on your right)
   const others = Array.from({ length: seats - 1 }, (_, k) => (me + 1 + k) % seats);
   const watching = s.seat === null;
-  const names = g.names.map((n, i) => (s.seat === i ? `${n || "You"} (you)` : n || "Waiting for a player"));
-  document.title = `Conquian — ${g.names.map((n) => n || "?").join(" vs ")}`;
+  const names = g.names.map((n, i) => (s.seat === i ? SEAT_WORDS.you(n) : n || t("Waiting for a player")));
+  document.title = t("Conquian — {title}", { title: versus(g.names.map((n) => n || "?")) });
   const hand = obs.hand || [];
   const discardPhase = obs.legal_actions.some((a) => a.startsWith("discard"));
   const balance = s.match.balance;
@@ -702,64 +793,82 @@ function renderGame(game) {
   const myBacks = Array.from({ length: obs.hand_counts[me] }, () => card(null, "back")).join("");
   const centre = obs.centre
     ? `${card(obs.centre, "big")}<div class="origin">${esc(s.origin)}</div>`
-    : `<div class="slot"></div><div class="origin">${obs.phase === "over" ? "Deal over" : "No card in the centre"}</div>`;
+    : `<div class="slot"></div><div class="origin">${esc(obs.phase === "over" ? t("Deal over") : t("No card in the centre"))}</div>`;
   const toAct = (p) => obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "";
   const backs = (p) => Array.from({ length: obs.hand_counts[p] }, () => card(null, "back")).join("");
-  const right = (p) => (seats > 2 && p === (me + 1) % seats ? ` <span class="count">on your right, plays after you</span>` : "");
+  const inHand = (p) => esc(tn("{count} card in hand", "{count} cards in hand", obs.hand_counts[p]));
+  const right = (p) => (seats > 2 && p === (me + 1) % seats ? ` <span class="count">${esc(t("on your right, plays after you"))}</span>` : "");
+  const tableOf = (p) => esc(t("{name}'s table", { name: names[p] }));
+  const stockTitle = esc(t("Cards left in the stock"));
+  const handLabel = esc(t("Your hand"));
   const oppBlocks = others
     .map(
       (p) => `<div class="player opp${toAct(p)}">
-        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${obs.hand_counts[p]} cards in hand</span>${right(p)}</div>
+        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(p)}</span>${right(p)}</div>
         <div class="backs">${backs(p)}</div>
-        <div class="table" id="table-${p}" aria-label="${esc(names[p])}'s table">${melds(obs.tables[p])}</div>
+        <div class="table" id="table-${p}" aria-label="${tableOf(p)}">${melds(obs.tables[p])}</div>
       </div>`,
     )
     .join("");
+  // Translators: a badge on the way to lay the cards that the hint suggests.
+  const badge = esc(t("hint"));
+  const hintBadge = (a) => (game.hint && game.hint.action === a.text ? ` <span class="badge">${badge}</span>` : "");
   const chooser = game.chooser
-    ? `<div class="chooser" role="dialog" aria-label="Choose how to lay the cards"><h3>Choose how to lay ${obs.centre ? chip(obs.centre) : "the cards"}</h3><ol>${game.chooser.actions
-        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${game.hint && game.hint.action === a.text ? ` <span class="badge">hint</span>` : ""}</button></li>`)
-        .join("")}</ol><button id="btn-cancel" class="ghost">Cancel <kbd>Esc</kbd></button></div>`
+    ? `<div class="chooser" role="dialog" aria-label="${esc(t("Choose how to lay the cards"))}"><h3>${obs.centre ? th("Choose how to lay {card}", { card: chip(obs.centre) }) : esc(t("Choose how to lay the cards"))}</h3><ol>${game.chooser.actions
+        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${hintBadge(a)}</button></li>`)
+        .join("")}</ol><button id="btn-cancel" class="ghost">${esc(t("Cancel"))} <kbd>Esc</kbd></button></div>`
     : "";
-  const hint = game.hint ? `<div class="hint"><strong>Hint:</strong> ${words(game.hint.words)}${game.hint.why ? ` <span class="small">— ${esc(game.hint.why)}</span>` : ""}</div>` : "";
+  const why = game.hint ? (game.hint.why_words ? words(game.hint.why_words) : esc(game.hint.why || "")) : "";
+  const hint = game.hint ? `<div class="hint"><strong>${esc(t("Hint:"))}</strong> ${words(game.hint.words)}${why ? ` <span class="small">— ${why}</span>` : ""}</div>` : "";
+  // Translators: no dead cards yet.
+  const noDead = esc(t("none"));
+  // Translators: the heading of the score of the match (several deals).
+  const matchHead = esc(t("Match"));
+  // Translators: the facts of the match under the score, joined by " · ".
+  const facts = [
+    t("Deal {number}", { number: s.match.deal }),
+    t("stake {stake}", { stake: s.match.stake }),
+    tn("{count} card to go out", "{count} cards to go out", g.cards_to_win),
+  ].map(esc);
   app.innerHTML = `
   <section class="game${watching ? " watching" : ""}">
     <div class="board">
-      ${game.offline ? `<div class="banner error">Connection lost — reconnecting…</div>` : ""}
-      ${watching ? `<div class="banner">You are watching: only public information is shown.</div>` : ""}
+      ${offlineBanner(game)}
+      ${watching ? `<div class="banner">${esc(t("You are watching: only public information is shown."))}</div>` : ""}
       ${inviteBanner(game)}
       ${seats > 2 ? `<div class="others">${oppBlocks}</div>` : oppBlocks}
       <div class="middle">
-        <div class="stock" title="Cards left in the stock">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label"><span id="stock-count">${obs.stock_count}</span> in stock</div></div>
+        <div class="stock" title="${stockTitle}">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label">${th("{count} in stock", { count: `<span id="stock-count">${obs.stock_count}</span>` })}</div></div>
         <div class="centre" id="centre">${centre}</div>
-        <div class="dead"><div class="label">Dead cards (${obs.dead.length})</div><div class="chips" id="dead">${obs.dead.map(chip).join(" ") || `<span class="small">none</span>`}</div></div>
+        <div class="dead"><div class="label">${esc(t("Dead cards ({count})", { count: obs.dead.length }))}</div><div class="chips" id="dead">${obs.dead.map(chip).join(" ") || `<span class="small">${noDead}</span>`}</div></div>
       </div>
       <div class="player me${toAct(me)}">
-        <div class="table" id="table-${me}" aria-label="${esc(names[me])}'s table">${melds(obs.tables[me])}</div>
-        <div class="who"><span class="name">${esc(names[me])}</span>${watching ? ` <span class="count">${obs.hand_counts[me]} cards in hand</span>` : ""}</div>
+        <div class="table" id="table-${me}" aria-label="${tableOf(me)}">${melds(obs.tables[me])}</div>
+        <div class="who"><span class="name">${esc(names[me])}</span>${watching ? ` <span class="count">${inHand(me)}</span>` : ""}</div>
       </div>
       <div class="prompt" id="prompt" aria-live="polite">${statusLine(game)}</div>
       ${hint}
       <div class="actions" id="actions">${watching ? "" : phaseButtons(game)}</div>
       ${chooser}
-      <div class="hand${discardPhase ? " discarding" : ""}" id="hand" aria-label="Your hand">${
+      <div class="hand${discardPhase ? " discarding" : ""}" id="hand" aria-label="${handLabel}">${
         watching
           ? myBacks
           : !hand.length && obs.phase !== "over"
-          ? `<span class="empty">Your hand is empty: the next card you take goes out.</span>`
+          ? `<span class="empty">${esc(t("Your hand is empty: the next card you take goes out."))}</span>`
           : hand.map((c) => `<button class="card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("")
       }</div>
-      ${!watching && hand.length ? `<p class="small keys">Pick cards with a click (or arrow keys and Space), then press a button or its key.</p>` : ""}
+      ${!watching && hand.length ? `<p class="small keys">${esc(t("Pick cards with a click (or arrow keys and Space), then press a button or its key."))}</p>` : ""}
     </div>
     <aside class="side">
       <div class="panel score">
-        <h2>Match</h2>
+        <h2>${matchHead}</h2>
         <table>${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${score(p)}</td></tr>`).join("")}</table>
-        <p class="small">Deal ${s.match.deal} · stake ${s.match.stake} · ${g.cards_to_win} cards to go out · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(g.rules)} rules</a></p>
+        <p class="small">${facts.join(" · ")} · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(t("{rules} rules", { rules: g.rules }))}</a></p>
         ${s.match.over ? matchOverButtons(game) : ""}
       </div>
       <div class="panel log">
-        <h2>Moves</h2>
-        <ol id="log">${s.log.map((l) => `<li>${words(l)}</li>`).join("") || `<li class="small">No moves yet.</li>`}</ol>
+        <h2>${esc(t("Moves"))}</h2>
+        <ol id="log">${s.log.map((l) => `<li>${words(l)}</li>`).join("") || `<li class="small">${esc(t("No moves yet."))}</li>`}</ol>
       </div>
     </aside>
     ${summaryOverlay(game)}
@@ -775,14 +884,18 @@ function matchOverButtons(game) {
   const g = s.game;
   const rematch = g.rematch
     ? game.token
-      ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">Go to the rematch</a>`
-      : `<a class="button" href="#/watch/${g.rematch}">Watch the rematch</a>`
+      ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("Go to the rematch"))}</a>`
+      : `<a class="button" href="#/watch/${g.rematch}">${esc(t("Watch the rematch"))}</a>`
     : game.token
-      ? `<button class="primary btn-rematch">Rematch</button>`
+      ? `<button class="primary btn-rematch">${esc(t("Rematch"))}</button>`
       : "";
   const deals = Array.from({ length: s.match.deal }, (_, i) => i + 1);
+  const several = deals.length > 1;
+  // Translators: a button that downloads a deal's record (a file), and one that replays it.
+  const record = (d) => esc(several ? t("Record {number}", { number: d }) : t("Record"));
+  const replay = (d) => esc(several ? t("Replay {number}", { number: d }) : t("Replay"));
   return `<div class="over-buttons">${rematch}
-    ${deals.map((d) => `<a class="button" href="/api/games/${g.id}/records/${d}" download>Record${deals.length > 1 ? ` ${d}` : ""}</a> <a class="button" href="#/replay/${g.id}/${d}">Replay${deals.length > 1 ? ` ${d}` : ""}</a>`).join(" ")}</div>`;
+    ${deals.map((d) => `<a class="button" href="/api/games/${g.id}/records/${d}" download>${record(d)}</a> <a class="button replay-link" href="#/replay/${g.id}/${d}">${replay(d)}</a>`).join(" ")}</div>`;
 }
 
 function summaryOverlay(game) {
@@ -793,12 +906,12 @@ function summaryOverlay(game) {
   const over = s.match.over;
   return `<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="summary-title">
     <div class="summary panel" id="summary">
-      <h2 id="summary-title">${over ? "Game over" : `Deal ${last.deal} is over`}</h2>
+      <h2 id="summary-title" data-over="${over}">${esc(over ? t("Game over") : t("Deal {number} is over", { number: last.deal }))}</h2>
       ${last.lines.map((l) => `<p>${words(l)}</p>`).join("")}
       ${winnerTable.length ? `<div class="table winning">${melds(winnerTable)}</div>` : ""}
       ${shuffleCheck(game, last)}
       ${over ? matchOverButtons(game) : ""}
-      <button id="btn-next" class="${over ? "" : "primary"}">${over ? "Look at the table" : "Next deal"} <kbd>Enter</kbd></button>
+      <button id="btn-next" class="${over ? "" : "primary"}">${esc(over ? t("Look at the table") : t("Next deal"))} <kbd>Enter</kbd></button>
     </div></div>`;
 }
 
@@ -824,7 +937,7 @@ function wireGame(game) {
   on("btn-discard", () => discard(game));
   on("btn-exchange", () => discard(game, "exchange"));
   on("btn-hint", () => {
-    if (send(game, { type: "hint" })) toast("Thinking about a hint…");
+    if (send(game, { type: "hint" })) toast(t("Thinking about a hint…"));
   });
   on("btn-cancel", () => {
     game.chooser = null;
@@ -871,13 +984,14 @@ function toggle(game, c) {
 function discard(game, verb = "discard") {
   const legal = game.state.obs.legal_actions;
   if (game.selected.size !== 1) {
-    toast(verb === "discard" ? "Pick the one card to discard (or double-click it)." : "Pick the one card to pass on (or double-click it).", "error");
+    toast(verb === "discard" ? t("Pick the one card to discard (or double-click it).") : t("Pick the one card to pass on (or double-click it)."), "error");
     return;
   }
   const [c] = game.selected;
   const text = `${verb} ${c}`;
   if (!legal.includes(text)) {
-    toast(`${cardLabel(c, deck)} cannot be ${verb === "discard" ? "discarded" : "passed on"} now.`, "error");
+    const label = cardLabel(c, deck);
+    toast(verb === "discard" ? t("{card} cannot be discarded now.", { card: label }) : t("{card} cannot be passed on now.", { card: label }), "error");
     return;
   }
   act(game, text);
@@ -932,13 +1046,13 @@ document.addEventListener("keydown", (event) => {
 async function showReplay(id, deal) {
   const replay = { kind: "replay", at: 0, frames: null, render: () => renderReplay(replay) };
   view = replay;
-  app.innerHTML = `<p class="loading">Loading the replay…</p>`;
+  app.innerHTML = `<p class="loading">${esc(t("Loading the replay…"))}</p>`;
   try {
     const data = await api(`/api/games/${encodeURIComponent(id)}/replay/${encodeURIComponent(deal)}`);
     Object.assign(replay, data, { id });
     renderReplay(replay);
   } catch (err) {
-    app.innerHTML = `<section class="panel narrow"><h2>No replay</h2><p class="error">${esc(err.message)}</p><a href="#/">Back</a></section>`;
+    app.innerHTML = `<section class="panel narrow"><h2>${esc(t("No replay"))}</h2><p class="error">${esc(err.message)}</p><a href="#/">${esc(t("Back"))}</a></section>`;
   }
 }
 
@@ -948,28 +1062,30 @@ function renderReplay(r) {
   const last = r.frames.length - 1;
   const seats = r.players.length;
   const side = (p) => `<div class="player" data-seat="${p}">
-      <div class="who"><span class="name">${esc(r.players[p])}</span> <span class="count">${f.hands[p].length} in hand</span></div>
+      <div class="who"><span class="name">${esc(r.players[p])}</span> <span class="count">${esc(t("{count} in hand", { count: f.hands[p].length }))}</span></div>
       <div class="chips hand-chips">${f.hands[p].map(chip).join(" ")}</div>
       <div class="table">${melds(f.tables[p])}</div></div>`;
   // the first seat below, the others above in play order (as the table draws them)
   const others = Array.from({ length: seats - 1 }, (_, k) => side(k + 1)).join("");
+  const button = (id, label, text) => `<button id="${id}" aria-label="${esc(label)}">${esc(text)}</button>`;
+  const slider = esc(t("Move"));
   app.innerHTML = `<section class="replay panel">
-    <h2>Replay of deal ${r.deal}: ${r.players.map(esc).join(" vs ")} <span class="small">(${esc(r.result)})</span></h2>
+    <h2>${esc(t("Replay of deal {number}: {players}", { number: r.deal, players: versus(r.players) }))} <span class="small">(${esc(r.result)})</span></h2>
     <div class="replay-controls">
-      <button id="rp-first" aria-label="First position">« First</button>
-      <button id="rp-prev" aria-label="Previous move">‹ Back</button>
-      <input id="rp-slider" type="range" min="0" max="${last}" value="${r.at}" aria-label="Move">
-      <button id="rp-next" aria-label="Next move">Next ›</button>
-      <button id="rp-last" aria-label="Last position">Last »</button>
+      ${button("rp-first", t("First position"), t("« First"))}
+      ${button("rp-prev", t("Previous move"), t("‹ Back"))}
+      <input id="rp-slider" type="range" min="0" max="${last}" value="${r.at}" aria-label="${slider}">
+      ${button("rp-next", t("Next move"), t("Next ›"))}
+      ${button("rp-last", t("Last position"), t("Last »"))}
       <span id="rp-step">${r.at} / ${last}</span>
     </div>
-    <p class="prompt" id="rp-words">${r.at ? words(f.words) : "The deal, before the first move."}</p>
+    <p class="prompt" id="rp-words">${r.at ? words(f.words) : esc(t("The deal, before the first move."))}</p>
     ${seats > 2 ? `<div class="others">${others}</div>` : others}
-    <div class="middle"><div class="stock"><div class="label">${f.stock_count} in stock</div></div>
+    <div class="middle"><div class="stock"><div class="label">${esc(t("{count} in stock", { count: f.stock_count }))}</div></div>
       <div class="centre">${f.centre ? card(f.centre, "big") : `<div class="slot"></div>`}</div>
-      <div class="dead"><div class="label">Dead cards</div><div class="chips">${f.dead.map(chip).join(" ")}</div></div></div>
+      <div class="dead"><div class="label">${esc(t("Dead cards"))}</div><div class="chips">${f.dead.map(chip).join(" ")}</div></div></div>
     ${side(0)}
-    <p class="small">Keys: ← → step, Home / End. <a href="/api/games/${r.id}/records/${r.deal}" download>Download the record</a></p>
+    <p class="small">${esc(t("Keys: ← → step, Home / End."))} <a href="/api/games/${r.id}/records/${r.deal}" download>${esc(t("Download the record"))}</a></p>
   </section>`;
   const go = (n) => {
     r.at = Math.max(0, Math.min(last, n));
@@ -996,8 +1112,8 @@ function replayKeys(event) {
 
 // ------------------------------------------------------------------ rules
 
-// Every rule fact on this page comes from the server (/api/rules), for the game's own rules;
-// only how this page is used (keys and buttons) is written here.
+// Every rule fact on this page comes from the server (/api/rules), for the game's own rules,
+// in the page's language; only how this page is used (keys and buttons) is written here.
 function marked(segments) {
   return (segments || [])
     .map((s) => (typeof s === "string" ? esc(s) : s.strong !== undefined ? `<strong>${esc(s.strong)}</strong>` : `<em>${esc(s.em)}</em>`))
@@ -1013,20 +1129,20 @@ function howSection(section) {
 async function showRules(spec) {
   const page = { kind: "rules" };
   view = page;
-  document.title = "Conquian — rules";
+  document.title = t("Conquian — rules");
+  const keys = Object.fromEntries(
+    Object.entries({ take: "T", pass: "P", discard: "D", force: "F", noforce: "N", hint: "H", first: "1", last: "9" }).map(([k, v]) => [k, `<kbd>${v}</kbd>`]),
+  );
   app.innerHTML = `<section class="panel rules">
-    <h1>How to play Conquian</h1>
-    <div id="rules-how"><p class="small">Loading…</p></div>
-    <h2>In this game</h2>
-    <p>Pick cards from your hand (click, or arrow keys and Space), then press <kbd>T</kbd> Take,
-    <kbd>P</kbd> Decline / Pass, <kbd>D</kbd> Discard, <kbd>F</kbd> Force, <kbd>N</kbd> Let it go, or
-    <kbd>H</kbd> for a hint. When a card can be laid in several ways, you choose one from a list
-    (keys <kbd>1</kbd>–<kbd>9</kbd>).</p>
-    <h2 id="rules-heading">Every rule</h2>
-    <pre id="rules-text">Loading…</pre>
+    <h1>${esc(t("How to play Conquian"))}</h1>
+    <div id="rules-how"><p class="small">${esc(t("Loading…"))}</p></div>
+    <h2>${esc(t("In this game"))}</h2>
+    <p>${th("Pick cards from your hand (click, or arrow keys and Space), then press {take} Take, {pass} Decline / Pass, {discard} Discard, {force} Force, {noforce} Let it go, or {hint} for a hint. When a card can be laid in several ways, you choose one from a list (keys {first}–{last}).", keys)}</p>
+    <h2 id="rules-heading">${esc(t("Every rule"))}</h2>
+    <pre id="rules-text">${esc(t("Loading…"))}</pre>
   </section>`;
   try {
-    const data = await api(`/api/rules?rules=${encodeURIComponent(spec)}`);
+    const data = await api(`/api/rules?rules=${encodeURIComponent(spec)}&lang=${encodeURIComponent(language())}`);
     if (view !== page) return;
     document.getElementById("rules-how").innerHTML = data.how.map(howSection).join("");
     document.getElementById("rules-heading").textContent = data.heading;

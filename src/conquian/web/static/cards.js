@@ -1,15 +1,19 @@
 // Card faces drawn as SVG: the French deck (A-7, J, Q, K of spades, hearts, diamonds,
 // clubs) and the Spanish deck (1-7, 10 sota, 11 caballo, 12 rey of espadas, copas,
-// oros, bastos).  Cards arrive from the server in canonical French text ("Kh").
+// oros, bastos).  Cards arrive from the server in canonical French text ("Kh").  The cards'
+// names (for screen readers) are in the page's language; the Spanish deck's are its own.
+
+import { t } from "./words.js";
 
 const RANKS = "A234567JQK";
 const SUITS = "shdc";
 const FRENCH_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
 const SPANISH_RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"];
 const FRENCH_SYMBOLS = ["\u2660", "\u2665", "\u2666", "\u2663"];
-const FRENCH_NAMES = ["spades", "hearts", "diamonds", "clubs"];
+// Translators: the French suits and face cards, in a card's name: "king of hearts".
+const frenchNames = () => [t("spades"), t("hearts"), t("diamonds"), t("clubs")];
+const rankNames = () => [t("ace"), "2", "3", "4", "5", "6", "7", t("jack"), t("queen"), t("king")];
 const SPANISH_NAMES = ["espadas", "copas", "oros", "bastos"];
-const RANK_NAMES = ["ace", "2", "3", "4", "5", "6", "7", "jack", "queen", "king"];
 const SPANISH_RANK_NAMES = ["as", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey"];
 const FRENCH_COLOURS = ["#1b1b1f", "#c8102e", "#c8102e", "#1b1b1f"];
 const SPANISH_COLOURS = ["#1f4fa8", "#c8102e", "#b8860b", "#2e7d32"];
@@ -26,11 +30,11 @@ export function cardLabel(token, deck) {
   return FRENCH_RANKS[rank] + FRENCH_SYMBOLS[suit];
 }
 
-/** The card in words, for screen readers ("king of hearts"). */
+/** The card in words, for screen readers ("king of hearts", "rey de copas"). */
 export function cardName(token, deck) {
   const { rank, suit } = parseCard(token);
   if (deck === "spanish") return `${SPANISH_RANK_NAMES[rank]} de ${SPANISH_NAMES[suit]}`;
-  return `${RANK_NAMES[rank]} of ${FRENCH_NAMES[suit]}`;
+  return t("{rank} of {suit}", { rank: rankNames()[rank], suit: frenchNames()[suit] });
 }
 
 // style.css repeats these colours for the card chips (.chip.fr, .chip.es, .sym)
