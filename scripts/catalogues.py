@@ -61,8 +61,8 @@ KEYWORDS: dict[str, list[str]] = {
 LANGUAGES = ["es", "kn", "hr", "tr", "ru"]
 """The languages translated (English is the source)."""
 REQUIRED: dict[str, list[str]] = {
-    "conquian": ["es"],
-    "conquian-web": ["es"],
+    "conquian": LANGUAGES,
+    "conquian-web": LANGUAGES,
 }
 """For each domain, the languages whose catalogues must be complete for the check to pass."""
 

@@ -27,7 +27,13 @@ const deckSelect = document.getElementById("deck");
 const langSelect = document.getElementById("lang");
 const esc = escapeHTML;
 
-await loadWords();
+// The language the server wrote this page in (?lang=, the cookie or Accept-Language); a
+// language asked for in the address is kept, as if chosen from the menu.
+const askedLanguage = new URLSearchParams(location.search).get("lang");
+if (askedLanguage && document.documentElement.lang === askedLanguage.split("-")[0].toLowerCase()) {
+  chooseLanguage(document.documentElement.lang);
+}
+await loadWords(document.documentElement.lang || undefined);
 
 // [value sent, label, seats, the spec the server gives the game back as]
 const games = () => [
