@@ -55,6 +55,7 @@ MAPPINGS: dict[str, str] = {
 }
 """How a domain's files are read (a Babel method map), where Python alone is not enough."""
 KEYWORDS: dict[str, list[str]] = {
+    "conquian": ["-k", "N_"],
     "conquian-web": ["-k", "t", "-k", "th", "-k", "tn:1,2"],
 }
 """Extra keywords of a domain (the JavaScript's ``t``, ``th`` and ``tn``)."""
@@ -66,7 +67,7 @@ REQUIRED: dict[str, list[str]] = {
 }
 """For each domain, the languages whose catalogues must be complete for the check to pass."""
 
-PLACEHOLDER = re.compile(r"\{[a-z_]*\}")
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)[sr]|%[sr]")
 _JS_CALL = re.compile(r'\bt[hn]?\(\s*"((?:[^"\\]|\\.)*)"')
 """A ``t("…")``, ``th("…")`` or ``tn("…", …)`` call in the page's JavaScript, to check the extraction."""
 _HTML_WORD = re.compile(r'\sdata-t(?:-[a-z-]+)?="([^"]*)"')

@@ -104,3 +104,61 @@ def test_a_whole_deal_in_spanish(tmp_path: Path, args: list[str], players: int) 
     words = set(re.findall(r"[a-záéíóúñ]+", without_code(transcript).lower()))
     left = (english_words() & words) - ALLOWED
     assert not left, left
+
+
+@pytest.mark.parametrize("command", [["-m", "conquian.play"], ["-m", "conquian.cli", "play"]])
+def test_the_help_and_argparse_errors_in_spanish(command: list[str]) -> None:
+    import subprocess
+    import sys
+
+    shown = subprocess.run(
+        [sys.executable, *command, "--help", "--lang", "es"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert shown.startswith("uso: ") and "\nopciones:\n" in shown
+    assert "mostrar esta ayuda y salir" in shown and "Juega al Conquián en la terminal" in shown
+    words = set(re.findall(r"[a-záéíóúñ]+", without_code(shown).lower()))
+    code = {
+        "hotseat",
+        "resume",
+        "level",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "bot",
+        "name",
+        "random",
+        "greedy",
+        "heuristic",
+        "search",
+        "rules",
+        "deals",
+        "seed",
+        "deck",
+        "french",
+        "spanish",
+        "plain",
+        "save",
+        "dir",
+        "lang",
+        "code",
+        "standard",
+        "to",
+        "xdg",
+        "data",
+        "home",
+        "local",
+        "share",
+        "help",
+        "terminal",  # Spanish too
+    }  # options and their values: code
+    left = (english_words() & words) - ALLOWED - code
+    assert not left, left
+    refused = subprocess.run(
+        [sys.executable, *command, "--lang", "es", "--deck", "nope"], capture_output=True, text=True
+    )
+    assert refused.returncode == 2
+    assert "opción no válida: 'nope' (elige entre 'french', 'spanish', 'a_to_10')" in refused.stderr

@@ -37,8 +37,10 @@ from ..present.terminal import (
     hotseat_names,
     no_save_found,
     opponent_note,
+    play_help,
     resume_command,
     saved_where_line,
+    speak_argparse,
 )
 from ..rules import MatchKind, find_rules
 from .replay import run_replay_step
@@ -56,59 +58,59 @@ __all__ = [
     "wants_replay_step",
 ]
 
-PLAY_DESCRIPTION = (
-    "Play Conquian in the terminal against the computer (or --hotseat: two people at one "
-    "screen). Type help at any prompt. The game is saved after every move; --resume "
-    "continues it. Finished deals are saved as records you can replay."
-)
-
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``conquian play``; sets ``func`` to :func:`cmd_play`."""
+    words = play_help()
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
         "--level",
         choices=list(LEVELS),
-        help="opponent strength (default: hard if it answers within about a second here, "
-        "else medium)",
+        help=words["level"],
     )
     who.add_argument(
         "--bot",
         metavar="NAME",
         choices=[name for name in BOT_NAMES if name != "oracle"],
-        help="opponent by bot name: " + ", ".join(n for n in BOT_NAMES if n != "oracle"),
+        help=words["bot"].format(names=", ".join(n for n in BOT_NAMES if n != "oracle")),
     )
-    who.add_argument("--hotseat", action="store_true", help="two people take turns at this screen")
-    parser.add_argument(
-        "--rules", default="standard", help="rules preset or spec (default standard)"
-    )
+    who.add_argument("--hotseat", action="store_true", help=words["hotseat"])
+    parser.add_argument("--rules", default="standard", help=words["rules"])
     parser.add_argument(
         "--deals",
         type=int,
         metavar="N",
-        help="play a match of N deals (default: the rules' match, standard: until a deal is won)",
+        help=words["deals"],
     )
-    parser.add_argument(
-        "--seed", type=int, help="seed of the shuffles and the bot (default random)"
-    )
+    parser.add_argument("--seed", type=int, help=words["seed"])
     parser.add_argument(
         "--deck",
         choices=[d.value for d in DeckStyle],
-        help="card labels: french (A-7 J Q K) or spanish (1-7 10 11 12); a_to_10 too",
+        help=words["deck"],
     )
-    parser.add_argument(
-        "--resume", action="store_true", help="continue the saved game (other options ignored)"
-    )
-    parser.add_argument(
-        "--plain", action="store_true", help="plain text: no colour, no symbols, no frames"
-    )
+    parser.add_argument("--resume", action="store_true", help=words["resume"])
+    parser.add_argument("--plain", action="store_true", help=words["plain"])
     parser.add_argument(
         "--save-dir",
         metavar="DIR",
-        help="where games and records are kept "
-        "(default $XDG_DATA_HOME/conquian or ~/.local/share/conquian)",
+        help=words["save_dir"],
     )
     parser.set_defaults(func=cmd_play)
+
+
+def language_in(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` of a command line, read before its parser is built (so that the
+    parser's help is written in that language), or None.
+
+    >>> language_in(["play", "--lang", "es"]), language_in(["--lang=ru"]), language_in([])
+    ('es', 'ru', None)
+    """
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def add_language_option(parser: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
@@ -117,7 +119,7 @@ def add_language_option(parser: argparse.ArgumentParser, default: Any = argparse
         "--lang",
         metavar="CODE",
         default=default,
-        help="language of the words: " + ", ".join(LANGUAGES) + " (default: from LANG)",
+        help=play_help()["lang"].format(codes=", ".join(LANGUAGES)),
     )
 
 
@@ -125,30 +127,24 @@ def add_play_parser(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> argparse.ArgumentParser:
     """Add the ``play`` subcommand (all its options and its handler) to ``conquian``."""
-    parser = subparsers.add_parser(
-        "play", help="play a game in the terminal", description=PLAY_DESCRIPTION
-    )
+    words = play_help()
+    parser = subparsers.add_parser("play", help=words["command"], description=words["description"])
     add_play_arguments(parser)
     return parser
 
 
 def add_replay_step_options(replay_parser: argparse.ArgumentParser) -> None:
     """Add ``--step``, ``--view P`` and ``--plain`` to the ``replay`` subcommand."""
-    replay_parser.add_argument(
-        "--step",
-        action="store_true",
-        help="show the game move by move (n/right forward, p/left back, q quit)",
-    )
+    words = play_help()
+    replay_parser.add_argument("--step", action="store_true", help=words["step"])
     replay_parser.add_argument(
         "--view",
         type=int,
         choices=(0, 1, 2, 3),
         metavar="P",
-        help="with --step: show only what player P (0 to 3) could see",
+        help=words["view"],
     )
-    replay_parser.add_argument(
-        "--plain", action="store_true", help="with --step: plain text, one command per line"
-    )
+    replay_parser.add_argument("--plain", action="store_true", help=words["step_plain"])
 
 
 def wants_replay_step(args: argparse.Namespace) -> bool:
@@ -227,9 +223,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _replay_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m conquian.play replay", description="Step through a game record."
+        prog="python -m conquian.play replay", description=play_help()["replay"]
     )
-    parser.add_argument("file", help="a record file (.toml)")
+    parser.add_argument("file", help=play_help()["record_file"])
     add_replay_step_options(parser)
     add_language_option(parser, None)
     return parser
@@ -238,21 +234,24 @@ def _replay_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m conquian.play``: the play command (or ``replay FILE --step``) on its own."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        use_language(choose_language(language_in(args_list)))
+    except ValueError as exc:
+        print(command_error(exc), file=sys.stderr)
+        return 2
+    speak_argparse()
     handler: Callable[[argparse.Namespace], int]
     if args_list[:1] == ["replay"]:
         args = _replay_parser().parse_args(args_list[1:])
         handler = run_replay_step
     else:
-        parser = argparse.ArgumentParser(prog="conquian play", description=PLAY_DESCRIPTION)
+        parser = argparse.ArgumentParser(
+            prog="conquian play", description=play_help()["description"]
+        )
         add_play_arguments(parser)
         add_language_option(parser, None)
         args = parser.parse_args(args_list)
         handler = cmd_play
-    try:
-        use_language(choose_language(getattr(args, "lang", None)))
-    except ValueError as exc:
-        print(command_error(exc), file=sys.stderr)
-        return 2
     try:
         return handler(args)
     except KeyboardInterrupt:

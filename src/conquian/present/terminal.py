@@ -43,6 +43,7 @@ ngettext = GAME_WORDS.ngettext
 pgettext = GAME_WORDS.pgettext
 
 __all__ = [
+    "ARGPARSE_MESSAGES",
     "BOT_NAME",
     "PERSON_NAME",
     "TURN_STYLE",
@@ -90,6 +91,7 @@ __all__ = [
     "other_rules_saved",
     "pass_device_lines",
     "person_label",
+    "play_help",
     "player_labels",
     "prompt_for",
     "ready_prompt",
@@ -105,6 +107,7 @@ __all__ = [
     "resumed_line",
     "saved_message",
     "saved_where_line",
+    "speak_argparse",
     "stock_count",
     "thanks",
     "this_view_label",
@@ -654,3 +657,76 @@ def record_edge(at_end: bool, last: int) -> Line:
 def keys_help() -> str:
     """After a key the replay viewer does not know."""
     return _("Keys: n next, p back, q quit.")
+
+
+# ------------------------------------------------------------ 12. the command line's help
+
+
+def play_help() -> dict[str, str]:
+    """The help of ``conquian play`` (``--help``): its description and each option's line.
+    Option names and values (``--resume``, ``french``) are typed: they stay as they are."""
+    return {
+        "command": _("play a game in the terminal"),
+        "description": _(
+            "Play Conquian in the terminal against the computer (or --hotseat: two to four "
+            "people at one screen). Type help at any prompt. The game is saved after every "
+            "move; --resume continues it. Finished deals are saved as records you can replay."
+        ),
+        "level": _(
+            "opponent strength (default: hard if it answers within about a second here, "
+            "else medium)"
+        ),
+        "bot": _("opponent by bot name: {names}"),
+        "hotseat": _("two to four people take turns at this screen"),
+        "rules": _("rules preset or spec (default standard)"),
+        "deals": _(
+            "play a match of N deals (default: the rules' match, standard: until a deal is won)"
+        ),
+        "seed": _("seed of the shuffles and the bot (default random)"),
+        "deck": _("card labels: french (A-7 J Q K) or spanish (1-7 10 11 12); a_to_10 too"),
+        "resume": _("continue the saved game (other options ignored)"),
+        "plain": _("plain text: no colour, no symbols, no frames"),
+        "save_dir": _(
+            "where games and records are kept "
+            "(default $XDG_DATA_HOME/conquian or ~/.local/share/conquian)"
+        ),
+        "lang": _("language of the words: {codes} (default: from LANG)"),
+        "step": _("show the game move by move (n/right forward, p/left back, q quit)"),
+        "view": _("with --step: show only what player P (0 to 3) could see"),
+        "step_plain": _("with --step: plain text, one command per line"),
+        "replay": _("Step through a game record."),
+        "record_file": _("a record file (.toml)"),
+    }
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogue without translating it here."""
+    return message
+
+
+ARGPARSE_MESSAGES = (
+    # Translators: the words of Python's argparse, which writes every command's --help and
+    # its errors; keep the %(name)s and %s placeholders exactly
+    N_("usage: "),
+    N_("options"),
+    N_("positional arguments"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("expected one argument"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("not allowed with argument %s"),
+)
+"""The messages of :mod:`argparse` a person reads (see :func:`speak_argparse`)."""
+
+
+def speak_argparse() -> None:
+    """Make :mod:`argparse` write its usage, headings and errors in the language in use
+    (it looks its words up through the module's own ``_``)."""
+    import argparse
+
+    argparse._ = _  # type: ignore[attr-defined]
