@@ -21,11 +21,13 @@ from .play.cli import (
     add_language_option,
     add_play_parser,
     add_replay_step_options,
+    language_in,
     run_replay_step,
     wants_replay_step,
 )
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
+from .present.terminal import speak_argparse
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import find_rules
 from .tools.arena import MatchResult, run_match
@@ -803,13 +805,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        use_language(choose_language(args.lang))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:  # the language first, so that --help and argparse's errors are written in it
+        use_language(choose_language(language_in(argv)))
     except ValueError as exc:
         print(f"conquian: error: {exc}", file=sys.stderr)
         return 2
+    speak_argparse()
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0

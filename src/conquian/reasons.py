@@ -1,7 +1,7 @@
 """Why a player chose a move, as data (a bot's reason; the words are the front ends').
 
 >>> Reason("take_goes_out", card=21).code
-'take_goes_out 5d'
+'take_goes_out 2d'
 """
 
 from __future__ import annotations

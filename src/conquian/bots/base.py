@@ -58,6 +58,11 @@ class Bot(ABC):
         """Why the last action was chosen, in language-neutral tokens ("" if not said)."""
         return "" if self.why is None else self.why.code
 
+    @reason.setter
+    def reason(self, text: str) -> None:
+        """A bot of one's own may say why in its own words: kept as they are (untranslated)."""
+        self.why = Reason("external", text=text) if text else None
+
     def new_deal(self, player: int, rules: Rules) -> None:
         """Called before each deal with the bot's seat and the rules."""
         self.player = player
