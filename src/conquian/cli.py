@@ -272,11 +272,9 @@ def _signed(value: float) -> str:
     return f"{value:+.0f}"
 
 
-def format_arena(result: Mapping[str, Any]) -> str:
-    """The result table of ``conquian arena``, from a match's JSON data."""
-    a, b = result["bot_a"], result["bot_b"]
-    jobs = result["jobs"]
-    parts = result.get("parts")
+def _how_and_deals(result: Mapping[str, Any]) -> tuple[str, str]:
+    """How a match was played (jobs, or parts combined) and its deals' numbers if not 1..N."""
+    parts, jobs = result.get("parts"), result["jobs"]
     how = (
         f"{parts} part{'s' if parts != 1 else ''} combined"
         if parts
@@ -286,6 +284,13 @@ def format_arena(result: Mapping[str, Any]) -> str:
     numbered = ""
     if ranges and (len(ranges) > 1 or ranges[0][0] != 1):
         numbered = " (deals " + ", ".join(f"{low}..{high}" for low, high in ranges) + ")"
+    return how, numbered
+
+
+def format_arena(result: Mapping[str, Any]) -> str:
+    """The result table of ``conquian arena``, from a match's JSON data."""
+    a, b = result["bot_a"], result["bot_b"]
+    how, numbered = _how_and_deals(result)
     lines = [
         f"A: {a['spec']}" + (f"  ({a['name']})" if a["name"] != a["spec"] else ""),
         f"B: {b['spec']}" + (f"  ({b['name']})" if b["name"] != b["spec"] else ""),
@@ -339,17 +344,7 @@ def format_table_arena(result: Mapping[str, Any]) -> str:
     """The result table of ``conquian arena`` with three or four bots, from its JSON data."""
     bots = result["bots"]
     n = len(bots)
-    parts = result.get("parts")
-    jobs = result["jobs"]
-    how = (
-        f"{parts} part{'s' if parts != 1 else ''} combined"
-        if parts
-        else f"{jobs} job{'s' if jobs != 1 else ''}"
-    )
-    ranges = result.get("deal_ranges") or []
-    numbered = ""
-    if ranges and (len(ranges) > 1 or ranges[0][0] != 1):
-        numbered = " (deals " + ", ".join(f"{low}..{high}" for low, high in ranges) + ")"
+    how, numbered = _how_and_deals(result)
     lines = [
         f"{b['index']}: {b['spec']}" + (f"  ({b['name']})" if b["name"] != b["spec"] else "")
         for b in bots

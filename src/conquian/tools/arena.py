@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.queues import Queue
 from types import FrameType
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..bots import Bot, make_bot
 from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
@@ -505,10 +505,65 @@ class _Results(Protocol):
     first_deal: int
     deals_requested: int
     elapsed_s: float
+    interrupted: bool
 
     @property
     def deals(self) -> int: ...
     def add(self, games: Sequence[Any]) -> None: ...
+
+
+class _Players(Protocol):
+    def external_bot(self, index: int) -> ExternalBot: ...
+    def play_deals(self, start: int, stop: int) -> list[Any]: ...
+    def close(self, *, now: bool = False) -> None: ...
+
+
+ResultT = TypeVar("ResultT", bound=_Results)
+
+
+def drive_match(
+    config: _MatchConfig,
+    players: _Players,
+    specs: Sequence[str],
+    new_result: Callable[[list[str]], ResultT],
+    jobs: int,
+    progress: Callable[[int, int, Any], None] | None,
+) -> ResultT:
+    """Play a match's deals in this process or in ``jobs`` workers: start the external bots
+    once (to fail early and learn their names), count every chunk of deals, and keep the
+    deals finished when Ctrl-C stops it (``interrupted``)."""
+    started = time.perf_counter()
+    names = list(specs)
+    result: ResultT | None = None
+    try:
+        for index, spec in enumerate(specs):
+            if spec.startswith(CMD_PREFIX):
+                external = players.external_bot(index)
+                try:
+                    external.start()
+                except BotFailure as exc:
+                    raise ConquianError(f"Cannot use {spec!r}: {exc}") from None
+                names[index] = external.bot_name
+        result = new_result(names)
+        first, deals = result.first_deal, result.deals_requested
+        if jobs == 1:
+            for deal in range(first, first + deals):
+                result.add(players.play_deals(deal, deal + 1))
+                result.elapsed_s = time.perf_counter() - started
+                if progress is not None:
+                    progress(result.deals, deals, result)
+        else:
+            players.close()
+            run_parallel(config, result, jobs, started, progress)
+    except KeyboardInterrupt:
+        if result is None:
+            result = new_result(names)
+        result.interrupted = True
+        players.close(now=True)
+    finally:
+        players.close()
+    result.elapsed_s = time.perf_counter() - started
+    return result
 
 
 class _MatchConfig(Protocol):
@@ -647,12 +702,8 @@ def run_match(
     if records is not None:
         os.makedirs(records, exist_ok=True)
     config = _Config((bot_a, bot_b), rules_obj.to_spec(), seed, records, time_limit_ms)
-    started = time.perf_counter()
-    table = _Table(config)
-    names = [bot_a, bot_b]
-    result: MatchResult | None = None
 
-    def new_result() -> MatchResult:
+    def new_result(names: list[str]) -> MatchResult:
         return MatchResult(
             BotSummary(bot_a, names[0]),
             BotSummary(bot_b, names[1]),
@@ -663,34 +714,8 @@ def run_match(
             first_deal=first_deal,
         )
 
-    try:
-        for side in (0, 1):  # start external programs once, to fail early and learn names
-            if config.specs[side].startswith(CMD_PREFIX):
-                external = table.external_bot(side)
-                try:
-                    external.start()
-                except BotFailure as exc:
-                    raise ConquianError(f"Cannot use {config.specs[side]!r}: {exc}") from None
-                names[side] = external.bot_name
-        result = new_result()
-        if jobs == 1:
-            for deal in range(first_deal, first_deal + deals):
-                result.add(table.play_deals(deal, deal + 1))
-                result.elapsed_s = time.perf_counter() - started
-                if progress is not None:
-                    progress(result.deals, deals, result)
-        else:
-            table.close()
-            run_parallel(config, result, jobs, started, progress)
-    except KeyboardInterrupt:
-        if result is None:
-            result = new_result()
-        result.interrupted = True
-        table.close(now=True)
-    finally:
-        table.close()
+    result = drive_match(config, _Table(config), config.specs, new_result, jobs, progress)
     result.games.sort(key=lambda g: (g.deal, g.game))
-    result.elapsed_s = time.perf_counter() - started
     return result
 
 

@@ -45,10 +45,10 @@ from .arena import (
     check_spec,
     deal_ranges,
     derive_seed,
+    drive_match,
     histogram_percentile,
     latency_histogram,
     percentile,
-    run_parallel,
     wilson_interval,
 )
 
@@ -568,12 +568,8 @@ def run_table_match(
     if records is not None:
         os.makedirs(records, exist_ok=True)
     config = TableConfig(tuple(bots), rules_obj.to_spec(), seed, records, time_limit_ms)
-    started = time.perf_counter()
-    tables = config.table()
-    names = list(bots)
-    result: TableMatchResult | None = None
 
-    def new_result() -> TableMatchResult:
+    def new_result(names: list[str]) -> TableMatchResult:
         return TableMatchResult(
             [
                 TableBot(spec, name, wins_by_seat=[0] * n)
@@ -586,34 +582,8 @@ def run_table_match(
             first_deal=first_deal,
         )
 
-    try:
-        for index, spec in enumerate(bots):
-            if spec.startswith(CMD_PREFIX):
-                external = tables.external_bot(index)
-                try:
-                    external.start()
-                except BotFailure as exc:
-                    raise ConquianError(f"Cannot use {spec!r}: {exc}") from None
-                names[index] = external.bot_name
-        result = new_result()
-        if jobs == 1:
-            for deal in range(first_deal, first_deal + deals):
-                result.add(tables.play_deals(deal, deal + 1))
-                result.elapsed_s = time.perf_counter() - started
-                if progress is not None:
-                    progress(result.deals, deals, result)
-        else:
-            tables.close()
-            run_parallel(config, result, jobs, started, progress)
-    except KeyboardInterrupt:
-        if result is None:
-            result = new_result()
-        result.interrupted = True
-        tables.close(now=True)
-    finally:
-        tables.close()
+    result = drive_match(config, config.table(), config.specs, new_result, jobs, progress)
     result.games.sort(key=lambda g: (g.deal, g.seating))
-    result.elapsed_s = time.perf_counter() - started
     return result
 
 
