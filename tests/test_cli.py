@@ -402,6 +402,7 @@ def test_bench_json() -> None:
         assert isinstance(data[key], int | float) and data[key] > 0
     assert data["decisions_per_s"] > data["games_per_s"]
     assert data["rules"] == "standard"
+    assert data["build"] == bench_build()
     assert not any(key.startswith(("openspiel", "rlcard")) for key in data)
 
 
@@ -417,3 +418,11 @@ def test_bench_env_json() -> None:
         data["raw_decisions_per_s"] / data["env_steps_per_s"]
     )
     assert data["ratio_per_step"] < data["ratio"]
+    assert data["build"] == bench_build()
+
+
+def bench_build() -> str:
+    """The build that ``conquian bench`` should report: the one these tests import."""
+    import conquian.state
+
+    return "compiled" if conquian.state.__file__.endswith(".so") else "pure"

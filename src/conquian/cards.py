@@ -260,6 +260,11 @@ class Card:
         if not 0 <= self.index < NUM_CARDS:
             raise InvalidNotationError(f"Card index {self.index} is outside 0..39.")
 
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
+        # rebuilt by the constructor, for copy and pickle of the compiled (mypyc) build,
+        # which would restore a frozen dataclass field by field, and fail
+        return Card, (self.index,)
+
     @classmethod
     def of(cls, rank: int, suit: int) -> Card:
         """The card of a rank (1..10) and suit (0..3)."""
@@ -345,6 +350,9 @@ class CardSet:
     def __post_init__(self) -> None:
         if self.mask & ~ALL_CARDS_MASK or self.mask < 0:
             raise InvalidNotationError(f"Mask {self.mask:#x} is not a set of the 40 cards.")
+
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        return CardSet, (self.mask,)  # for mypyc, as Card.__reduce__
 
     @classmethod
     def parse(cls, text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> CardSet:

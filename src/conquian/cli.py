@@ -204,7 +204,10 @@ def cmd_bench(args: argparse.Namespace) -> None:
     if args.json:
         _print_json(result)
         return
-    print(f"Random legal play, {result['rules']} rules, {args.seconds:g} s per engine, one core")
+    print(
+        f"Random legal play, {result['rules']} rules, {args.seconds:g} s per engine, one core, "
+        f"{result['build']} build"
+    )
     print(
         f"  conquian            {result['games_per_s']:9.0f} games/s "
         f"{result['decisions_per_s']:10.0f} decisions/s"
@@ -239,7 +242,7 @@ def _bench_env(args: argparse.Namespace) -> None:
         return
     print(
         f"Random legal play, {result['rules']} rules, about {args.seconds:g} s each, "
-        "taking turns in 0.2 s slices, one core"
+        f"taking turns in 0.2 s slices, one core, {result['build']} build"
     )
     print(f"  raw engine           {result['raw_decisions_per_s']:9.0f} decisions/s")
     print(

@@ -138,6 +138,11 @@ class MeldTable:
             self._run_cover.append(cover)
         self._partitions_memo: dict[tuple[int, int], tuple[Partition, ...]] = {}
 
+    def __reduce__(self) -> tuple[type[MeldTable], tuple[int]]:
+        # rebuilt by the constructor, for copy and pickle of the compiled (mypyc) build,
+        # whose classes cannot be made without their __init__ otherwise
+        return MeldTable, (self.max_seq_len,)
+
     def can_meld(self, card: int, avail: int) -> bool:
         """True if some meld made of cards in ``avail`` contains ``card`` (a fast test).
 
@@ -379,6 +384,9 @@ class Meld:
 
     mask: int
     kind: MeldKind
+
+    def __reduce__(self) -> tuple[type[Meld], tuple[int, MeldKind]]:
+        return Meld, (self.mask, self.kind)  # for mypyc, as cards.Card.__reduce__
 
     @classmethod
     def from_mask(cls, mask: int, max_seq_len: int = 8) -> Meld:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
@@ -106,6 +106,10 @@ class Observation:
     """The card this player chose to pass in the exchange (-1: none yet, or no exchange)."""
     received: int = -1
     """The card this player received in the exchange (-1 before it, or without one)."""
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
+        # for mypyc, as cards.Card.__reduce__
+        return Observation, tuple(getattr(self, field.name) for field in fields(self))
 
     @property
     def num_players(self) -> int:
@@ -408,7 +412,8 @@ def _outcome(value: Any, n: int = 2) -> Outcome | None:
     if not isinstance(value, Mapping):
         raise InvalidNotationError("Observation field 'outcome' must be an object or null.")
     winner = value.get("winner")
-    if winner not in (*range(n), None) or isinstance(winner, bool):
+    seats = (*range(n), None)  # a name of its own: mypyc cannot compile the starred tuple in `in`
+    if winner not in seats or isinstance(winner, bool):
         raise InvalidNotationError(f"Observation outcome: bad winner {winner!r}.")
     termination = value.get("termination")
     if not isinstance(termination, str):

@@ -171,6 +171,12 @@ class GameState:
 
     # ----------------------------------------------------------------- setup
 
+    def __new__(cls, *args: object, **kwargs: object) -> GameState:
+        # Spelled out for mypyc: a compiled class makes an instance without running
+        # __init__ (as copy(), copy.copy, deepcopy and pickle do) only through
+        # object.__new__ inside its own __new__.
+        return object.__new__(cls)
+
     def __init__(
         self,
         rules: Rules,

@@ -73,6 +73,9 @@ def rules_for(rules: Rules | str, num_players: int | None = None) -> Rules:
 class Episode:
     """A deal, its public history and the acting player's unfinished decision."""
 
+    def __new__(cls, *args: object, **kwargs: object) -> Episode:
+        return object.__new__(cls)  # for mypyc, as GameState.__new__
+
     def __init__(self, state: GameState, layout: TensorLayout | None = None) -> None:
         self.state = state
         self.layout = layout if layout is not None else TensorLayout(state.rules)

@@ -131,6 +131,9 @@ class ActionSpace:
         self._meld_ids = self.melds.ids
         self._masks: dict[tuple[int, ...], Mask] = {}
 
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Rules]]:
+        return ActionSpace, (self.rules,)  # for mypyc, as melds.MeldTable.__reduce__
+
     def mask_of(self, ids: tuple[int, ...]) -> Mask:
         """The read-only int8 mask with 1 at ``ids`` (memoized: the same sets come back often)."""
         found = self._masks.get(ids)
@@ -226,6 +229,9 @@ class Decision:
         "mode",
         "space",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Decision:
+        return object.__new__(cls)  # for mypyc, as GameState.__new__
 
     def __init__(
         self, space: ActionSpace, legal: tuple[Action, ...], own_table: Partition, phase: Phase
@@ -462,6 +468,10 @@ class TensorLayout:
 
     def __deepcopy__(self, memo: dict[int, object]) -> TensorLayout:
         return self  # never changed after it is built
+
+    def __reduce__(self) -> tuple[type[TensorLayout], tuple[Rules, int]]:
+        # for mypyc, as melds.MeldTable.__reduce__
+        return TensorLayout, (self.space.rules, self.history_rows)
 
     def slices(self, info_state: bool = False) -> list[tuple[str, int, int]]:
         """``(name, start, stop)`` of every named slice.

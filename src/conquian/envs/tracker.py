@@ -91,6 +91,37 @@ def _write(buffer: bytearray, base: int, old: int, new: int) -> None:
         diff ^= low
 
 
+_SLOTS = (
+    "_at",
+    "_centre",
+    "_counts",
+    "_dead",
+    "_dealer",
+    "_extra",
+    "_extra_at",
+    "_forced_at",
+    "_hand",
+    "_last",
+    "_length",
+    "_others",
+    "_pending",
+    "_phase",
+    "_seat_slices",
+    "_seen",
+    "_source",
+    "_stock",
+    "_table_bits",
+    "_tables",
+    "_to_act",
+    "buffer",
+    "layout",
+    "player",
+    "view",
+)
+"""The attributes of an :class:`ObservationTracker` (its ``__slots__``), which its copy copies
+one by one: a class compiled with mypyc has no ``__slots__`` to read."""
+
+
 class ObservationTracker:
     """One player's observation tensor, rewritten in place from what changed.
 
@@ -98,33 +129,7 @@ class ObservationTracker:
     :param player: the observing player (0 to ``layout.num_players - 1``).
     """
 
-    __slots__ = (
-        "_at",
-        "_centre",
-        "_counts",
-        "_dead",
-        "_dealer",
-        "_extra",
-        "_extra_at",
-        "_forced_at",
-        "_hand",
-        "_last",
-        "_length",
-        "_others",
-        "_pending",
-        "_phase",
-        "_seat_slices",
-        "_seen",
-        "_source",
-        "_stock",
-        "_table_bits",
-        "_tables",
-        "_to_act",
-        "buffer",
-        "layout",
-        "player",
-        "view",
-    )
+    __slots__ = _SLOTS
 
     _hand: int
     _dead: int
@@ -138,6 +143,9 @@ class ObservationTracker:
     _length: int
     _counts: list[int]
     _extra: list[int]
+
+    def __new__(cls, *args: object, **kwargs: object) -> ObservationTracker:
+        return object.__new__(cls)  # for mypyc, as GameState.__new__
 
     def __init__(self, layout: TensorLayout, player: int) -> None:
         self.layout = layout
@@ -169,7 +177,7 @@ class ObservationTracker:
     def copy(self) -> ObservationTracker:
         """An independent copy (its own buffer)."""
         new = ObservationTracker.__new__(ObservationTracker)
-        for name in ObservationTracker.__slots__:
+        for name in _SLOTS:
             setattr(new, name, getattr(self, name))
         new.buffer = bytearray(self.buffer)
         new.view = np.frombuffer(new.buffer, dtype=np.int8)

@@ -8,14 +8,26 @@ measured in the same run when installed, so the ratios are fair.
 
 from __future__ import annotations
 
+import importlib.machinery
 import random
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from .. import state as _state_module
 from ..rules import Rules, find_rules
 from ..state import GameState, Phase
 from . import anchors
+
+
+def build() -> str:
+    """The build of the core that runs: ``"compiled"`` (mypyc) or ``"pure"`` (Python).
+
+    Compiled when ``conquian.state`` is an extension module (a ``.so`` file), as a
+    ``CONQUIAN_COMPILE=1`` install makes it.
+    """
+    path = _state_module.__file__ or ""
+    return "compiled" if path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure"
 
 
 def random_games(rules: Rules, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -64,7 +76,7 @@ def run(
 ) -> dict[str, Any]:
     """All figures of ``conquian bench`` in one dictionary."""
     rules = find_rules(rules)
-    result: dict[str, Any] = {"rules": rules.to_spec(), "seconds": seconds}
+    result: dict[str, Any] = {"rules": rules.to_spec(), "seconds": seconds, "build": build()}
     result.update(random_games(rules, seconds))
     states = sample_states(rules, 500)
     result["copy_us"] = min(per_call_us(states, "copy") for _ in range(3))
@@ -216,6 +228,7 @@ def env_run(seconds: float = 5.0, rules: Rules | str = "standard") -> dict[str, 
     return {
         "rules": rules.to_spec(),
         "seconds": seconds,
+        "build": build(),
         "raw_decisions_per_s": raw["decisions_per_s"],
         "env_steps_per_s": observed["steps_per_s"],
         "env_decisions_per_s": observed["decisions_per_s"],
