@@ -4,7 +4,11 @@
     python scripts/catalogues.py compile [DOMAIN]   # write the .mo files the package ships
     python scripts/catalogues.py check              # CI: up to date, complete, placeholders intact
 
-Each domain is the words of one layer (see ``DOMAINS``); its template is
+Each domain is the words of one layer (see ``DOMAINS``): ``conquian``, the game's words
+that every front end shares (``conquian.present``: cards, moves, the situation, hints,
+rules, errors, the commands as typed); ``conquian-terminal``, what only the terminal and
+the command line say (``conquian.present.terminal``: prompts, notes, the choices open, the
+help, ``--help`` and argparse's words); ``conquian-web``, the browser's.  Its template is
 ``src/conquian/locale/<domain>.pot`` and each language's catalogue
 ``src/conquian/locale/<code>/LC_MESSAGES/<domain>.po`` (compiled beside it as ``.mo``).
 Without a ``DOMAIN``, ``update`` and ``compile`` work on every domain; with one
@@ -38,10 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "conquian" / "locale"
 DOMAINS: dict[str, list[str]] = {
     "conquian": ["src/conquian/present"],
+    "conquian-terminal": ["src/conquian/present/terminal.py", "src/conquian/play"],
     "conquian-web": ["src/conquian/web"],
 }
-"""Each catalogue and the source folders its messages come from."""
+"""Each catalogue and the source folders (or files) its messages come from: the game's
+words, shared by every front end; the terminal's and the command line's; the browser's."""
 MAPPINGS: dict[str, str] = {
+    # the terminal's words are a domain of their own
+    "conquian": "[ignore: terminal.py]\n[python: **.py]\n",
     # the server's sentences, the page's scripts and its HTML
     "conquian-web": (
         "[python: **.py]\n"
@@ -56,13 +64,16 @@ MAPPINGS: dict[str, str] = {
 """How a domain's files are read (a Babel method map), where Python alone is not enough."""
 KEYWORDS: dict[str, list[str]] = {
     "conquian": ["-k", "N_"],
+    "conquian-terminal": ["-k", "N_"],
     "conquian-web": ["-k", "t", "-k", "th", "-k", "tn:1,2"],
 }
-"""Extra keywords of a domain (the JavaScript's ``t``, ``th`` and ``tn``)."""
+"""Extra keywords of a domain (``N_``, which marks a message without translating it; the
+JavaScript's ``t``, ``th`` and ``tn``)."""
 LANGUAGES = ["es", "kn", "hr", "tr", "ru"]
 """The languages translated (English is the source)."""
 REQUIRED: dict[str, list[str]] = {
     "conquian": LANGUAGES,
+    "conquian-terminal": LANGUAGES,
     "conquian-web": LANGUAGES,
 }
 """For each domain, the languages whose catalogues must be complete for the check to pass."""
@@ -170,6 +181,8 @@ def _js_calls(domain: str) -> set[str]:
     pattern: each must be in the template (Babel's lexer could miss one in odd code)."""
     found: set[str] = set()
     for folder in DOMAINS[domain]:
+        if not (ROOT / folder).is_dir():
+            continue
         for path in sorted((ROOT / folder).rglob("*.js")):
             for match in _JS_CALL.finditer(path.read_text(encoding="utf-8")):
                 try:

@@ -10,9 +10,13 @@ import pytest
 from conquian.errors import IllegalActionError
 from conquian.game import Game
 from conquian.notation import parse_action, parse_position
+from conquian.present import terminal
 from conquian.present.errors import illegal_action_words
 from conquian.present.i18n import (
+    GAME_WORDS,
     LANGUAGES,
+    LOCALE_DIR,
+    TERMINAL_WORDS,
     Domain,
     choose_language,
     current_language,
@@ -32,6 +36,7 @@ from conquian.present.rules_text import (
 from conquian.present.spans import BOLD, CardLook, plain
 from conquian.present.words import Names, describe_events, hand_count, situation
 from conquian.rules import find_rules
+from conquian.state import Phase
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -73,16 +78,53 @@ def test_speaking_is_scoped_and_falls_back_to_english() -> None:
 
 
 def english_words() -> set[str]:
-    """Every English word of the game's catalogue, placeholders left out."""
+    """Every English word of the game's and the terminal's catalogues, placeholders left out."""
     words: set[str] = set()
-    for message in catalogues.read(catalogues.LOCALE / "conquian.pot"):
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        for text in ids:
-            for word in catalogues.PLACEHOLDER.sub(" ", text).split():
-                word = word.strip(".,;:!?()'\"").lower()
-                if len(word) > 3 and word.isalpha():
-                    words.add(word)
+    for domain in TERMINAL_DOMAINS:
+        for message in catalogues.read(catalogues.LOCALE / f"{domain}.pot"):
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            for text in ids:
+                for word in catalogues.PLACEHOLDER.sub(" ", text).split():
+                    word = word.strip(".,;:!?()'\"").lower()
+                    if len(word) > 3 and word.isalpha():
+                        words.add(word)
     return words
+
+
+TERMINAL_DOMAINS = (GAME_WORDS.name, TERMINAL_WORDS.name)
+"""The catalogues of what the terminal shows: the game's words and its own."""
+
+
+def _template(domain: str) -> set[tuple[str | tuple[str, ...], str | None]]:
+    return {(m.id, m.context) for m in catalogues.read(catalogues.LOCALE / f"{domain}.pot") if m.id}
+
+
+def test_the_domains_are_the_layers_and_share_no_message() -> None:
+    assert set(catalogues.DOMAINS) == {"conquian", "conquian-terminal", "conquian-web"}
+    assert GAME_WORDS.name == "conquian" and TERMINAL_WORDS.name == "conquian-terminal"
+    game, terminal = _template("conquian"), _template("conquian-terminal")
+    assert not game & terminal, game & terminal
+    ids = {i for i, _context in terminal}
+    # the terminal's own words: its prompts, its help, --help and argparse's words
+    assert {"take or decline> ", "Commands", "play a game in the terminal", "usage: "} <= ids
+    assert ("take", "command") in game and (" (your table: {melds})", None) in game  # shared
+    for code in catalogues.LANGUAGES:  # complete and shipped in every language
+        assert catalogues.REQUIRED["conquian-terminal"] == catalogues.LANGUAGES
+        assert (LOCALE_DIR / code / "LC_MESSAGES" / "conquian-terminal.mo").is_file()
+
+
+def test_the_terminal_words_come_from_their_own_catalogue() -> None:
+    with speaking("es"):
+        assert terminal.thanks() == "¡Gracias por jugar!"
+        assert terminal.prompt_for(Phase.OFFER) == "toma o paso> "
+        assert GAME_WORDS.gettext("Thanks for playing!") == "Thanks for playing!"  # not there
+        assert TERMINAL_WORDS.gettext("Take it or decline it?") == "Take it or decline it?"
+        assert GAME_WORDS.gettext("Take it or decline it?") == "¿La tomas o la pasas?"
+    with speaking("kn"):
+        assert terminal.prompt_for(Phase.DISCARD) == "ತ್ಯಜಿಸು> "
+    with speaking("xx"):  # an unknown language: English, no error
+        assert terminal.thanks() == "Thanks for playing!"
+    assert terminal.thanks() == "Thanks for playing!"
 
 
 def test_a_whole_deal_in_spanish_has_no_english_word_left() -> None:
@@ -165,9 +207,10 @@ def test_the_rules_in_spanish_keep_numbers_bold_and_terms() -> None:
     assert "Tus nueve cartas de la mano más una tomada del centro hacen las diez." in plain(goal)
 
 
-def test_markup_of_bold_and_italic_words_is_kept_in_every_translation() -> None:
+@pytest.mark.parametrize("domain", TERMINAL_DOMAINS)
+def test_markup_of_bold_and_italic_words_is_kept_in_every_translation(domain: str) -> None:
     for code in catalogues.LANGUAGES:
-        po = catalogues.LOCALE / code / "LC_MESSAGES" / "conquian.po"
+        po = catalogues.LOCALE / code / "LC_MESSAGES" / f"{domain}.po"
         for message in catalogues.read(po):
             ids = message.id if isinstance(message.id, tuple) else (message.id,)
             strings = message.string if isinstance(message.string, tuple) else (message.string,)

@@ -1,8 +1,10 @@
 """``conquian play`` in another language, driven in a pseudo-terminal to the end of a deal."""
+# ruff: noqa: RUF001 -- the Russian words are Cyrillic letters, some shaped like Latin ones
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pexpect
@@ -162,3 +164,184 @@ def test_the_help_and_argparse_errors_in_spanish(command: list[str]) -> None:
     )
     assert refused.returncode == 2
     assert "opción no válida: 'nope' (elige entre 'french', 'spanish', 'a_to_10')" in refused.stderr
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What a language's terminal shows and what its player types, written out by hand."""
+
+    code: str
+    take: str
+    pass_: str
+    force: str
+    no: str
+    discard: str
+    hint: str
+    help: str
+    log: str
+    quit: str
+    prompts: dict[str, str]
+    """Each move's prompt (without ``"> "``) by the move it asks for."""
+    choose: str
+    """The numbered list's prompt, a pattern."""
+    can: str
+    also: str
+    hand: str
+    hint_heading: str
+    commands_heading: str
+    log_heading: str
+    saved: str
+
+    def prompt(self) -> re.Pattern[str]:
+        kinds = [re.escape(p) for p in self.prompts.values()]
+        return re.compile(r"((?:" + "|".join([*kinds, self.choose]) + "))> ")
+
+
+TYPED = {
+    "kn": Typed(
+        "kn",
+        *("ತೆಗೆ", "ಬಿಡು", "ಒತ್ತಾಯ", "ಇಲ್ಲ", "ತ್ಯಜಿಸು", "ಸುಳಿವು", "ಸಹಾಯ", "ನಡೆಗಳು", "ನಿರ್ಗಮನ"),
+        prompts={
+            "take": "ತೆಗೆ ಅಥವಾ ಬಿಡು",
+            "force": "ಒತ್ತಾಯ ಅಥವಾ ಇಲ್ಲ",
+            "forced": "ತೆಗೆ (ಒತ್ತಾಯ)",
+            "discard": "ತ್ಯಜಿಸು",
+        },
+        choose=r"1-\d+ ಆರಿಸಿ \(Enter: ಹಿಂದೆ\)",
+        can="ನಿಮ್ಮ ಆಯ್ಕೆಗಳು: ",
+        also="   (ಜೊತೆಗೆ:",
+        hand="ಕೈ:",
+        hint_heading="ಸುಳಿವು: ",
+        commands_heading="ಆಜ್ಞೆಗಳು",
+        log_heading="ಇಲ್ಲಿಯವರೆಗಿನ ಎಲ್ಲಾ ನಡೆಗಳು:",
+        saved="ಆಟ ಉಳಿಸಲಾಗಿದೆ.",
+    ),
+    "hr": Typed(
+        "hr",
+        *("uzmi", "dalje", "prisili", "ne", "odbaci", "savjet", "upute", "potezi", "kraj"),
+        prompts={
+            "take": "uzmi ili dalje",
+            "force": "prisili ili ne",
+            "forced": "uzmi (prisilno)",
+            "discard": "odbaci",
+        },
+        choose=r"odaberi 1-\d+ \(Enter: natrag\)",
+        can="Možeš: ",
+        also="   (također:",
+        hand="ruka:",
+        hint_heading="Savjet: ",
+        commands_heading="Naredbe",
+        log_heading="svi potezi dosad:",
+        saved="Igra je spremljena.",
+    ),
+    "tr": Typed(
+        "tr",
+        *("al", "pas", "zorla", "hay\u0131r", "at", "ipucu", "yard\u0131m", "hamleler"),
+        "\u00e7\u0131k\u0131\u015f",
+        prompts={
+            "take": "al ya da pas",
+            "force": "zorla ya da hay\u0131r",
+            "forced": "al (zorunlu)",
+            "discard": "at",
+        },
+        choose=r"1-\d+ aras\u0131 se\u00e7 \(Enter: geri\)",
+        can="Yapabileceklerin: ",
+        also="   (ayr\u0131ca:",
+        hand="el:",
+        hint_heading="\u0130pucu: ",
+        commands_heading="Komutlar",
+        log_heading="\u015fimdiye kadarki t\u00fcm hamleler:",
+        saved="Oyun kaydedildi.",
+    ),
+    "ru": Typed(
+        "ru",
+        *("беру", "пас", "навязать", "нет", "сброс", "совет", "помощь", "ходы", "выход"),
+        prompts={
+            "take": "беру или пас",
+            "force": "навязать или нет",
+            "forced": "беру (вынужденно)",
+            "discard": "сброс",
+        },
+        choose=r"выбери 1-\d+ \(Enter: назад\)",
+        can="Можно: ",
+        also="   (также:",
+        hand="рука:",
+        hint_heading="Совет: ",
+        commands_heading="Команды",
+        log_heading="все ходы на этот момент:",
+        saved="Партия сохранена.",
+    ),
+}
+
+
+def typed_move(play: Play, typed: Typed, kind: str, step: int) -> str:
+    """A legal move read from the screen, written with the language's commands."""
+    if kind == typed.prompts["force"]:
+        return typed.force if step % 2 else typed.no
+    if kind == typed.prompts["discard"]:
+        pattern = rf"^[\s|]*{re.escape(typed.hand)}\s+(.*?)[\s|]*$"
+        hands = re.findall(pattern, play.transcript(), re.MULTILINE)
+        assert hands, play.screen
+        return f"{typed.discard} {hands[-1].split()[-1]}"
+    if kind not in (typed.prompts["take"], typed.prompts["forced"]):
+        return "1"  # the numbered list of ways to take
+    lines = [ln for ln in play.screen.splitlines() if ln.startswith(typed.can)]
+    assert lines, play.screen
+    options = [o.strip() for o in lines[-1][len(typed.can) :].split(typed.also)[0].split(" | ")]
+    words = {o.split()[0] for o in options}
+    assert words <= {typed.take, typed.pass_, typed.no}, (options, play.screen)  # no English
+    takes = [o for o in options if o.startswith(typed.take)]
+    if takes:  # take whenever one can, to type a discard after it
+        return typed.take if takes[0].startswith(f"{typed.take} (") else takes[0]
+    return typed.pass_
+
+
+ENGLISH = {"ತೆಗೆ": "take", "ಬಿಡು": "pass", "ಒತ್ತಾಯ": "force", "ಇಲ್ಲ": "no", "ತ್ಯಜಿಸು": "discard"}
+"""Kannada moves typed in English instead (the English commands work in every language)."""
+
+
+@pytest.mark.parametrize("code", ["kn", "hr", "tr", "ru"])
+def test_a_few_moves_typed_in_the_language(tmp_path: Path, code: str) -> None:
+    """Moves typed with the language's commands are played, the help, hint and log asked for
+    in the language are shown in it, and (in Kannada) an English command works as well."""
+    typed = TYPED[code]
+    prompt = typed.prompt()
+    play = Play(["--lang", code, "--seed", "3", "--level", "easy"], tmp_path)
+    moves: list[str] = []
+    made = 0  # the actions saved before the last move typed
+    for step in range(80):
+        play.child.expect(prompt)
+        play.screen = ANSI.sub("", play.child.before)
+        kind = play.child.match.group(1)
+        if moves and not re.fullmatch(typed.choose, kind):  # the move typed was played
+            assert len(play.saved_actions()) > made, (moves[-1], play.screen)
+        firsts = [m.split()[0] for m in moves]
+        if len(moves) >= 8 and typed.take in firsts and typed.discard in firsts:
+            break
+        if step == 1:  # the help, a hint and the log, asked for in the language
+            for word, heading in (
+                (typed.help, typed.commands_heading),
+                (typed.hint, typed.hint_heading),
+                (typed.log, typed.log_heading),
+            ):
+                play.send(word)
+                play.child.expect(prompt)
+                assert heading in ANSI.sub("", play.child.before), (word, play.child.before)
+        made = len(play.saved_actions())
+        move = typed_move(play, typed, kind, step)
+        first, *rest = move.split(" ", 1)
+        if code == "kn" and first == typed.pass_ and "pass" not in firsts:
+            move = " ".join([ENGLISH[first], *rest])  # English works in Kannada too
+        play.send(move)
+        moves.append(move)
+    else:
+        raise AssertionError(f"no take and discard in the moves typed: {moves}")
+    if code == "kn":
+        assert "pass" in firsts and typed.pass_ in firsts, moves
+    play.send(typed.quit)
+    play.child.expect(pexpect.EOF)
+    transcript = play.transcript()
+    assert typed.saved in transcript
+    # the help lists the language's commands, not the English ones
+    assert re.search(rf"^  {re.escape(typed.quit)}\s", transcript, re.MULTILINE), transcript
+    assert not re.search(r"^  (?:quit|hint|log)\s", transcript, re.MULTILINE)

@@ -33,11 +33,11 @@ from conquian.present.spans import (
     melds_spans,
     plain,
 )
+from conquian.present.terminal import help_text
 from conquian.present.words import (
     Names,
     describe_action,
     describe_events,
-    help_text,
     outcome_lines,
     payment_lines,
     situation,

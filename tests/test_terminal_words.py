@@ -18,7 +18,9 @@ import pytest
 
 import conquian.play
 from conquian.present import terminal
+from conquian.present.i18n import LANGUAGES, speaking
 from conquian.present.spans import plain
+from conquian.present.words import COMMANDS, command, read_command
 from conquian.state import Phase
 
 PLAY = Path(conquian.play.__file__).parent
@@ -180,3 +182,123 @@ def test_terminal_words_read_as_before() -> None:
     assert plain(terminal.game_title("standard")) == " Conquian "
     assert plain(terminal.game_title("foster")) == " Conquian (foster rules) "
     assert terminal.bot_record_name("hard") == "Bot (hard)"
+
+
+# ------------------------------------------------------------------ the commands, in every language
+
+PROMPT_COMMANDS = {
+    Phase.OFFER: ("take", "decline"),
+    Phase.TURN: ("take", "pass"),
+    Phase.FORCE: ("force", "no"),
+    Phase.FORCED: ("take",),
+    Phase.DISCARD: ("discard",),
+    Phase.EXCHANGE: ("exchange",),
+}
+"""The commands each prompt names."""
+SAME_WORD = frozenset({"pass", "decline"})
+"""The two commands that may share a word: both refuse the centre card, and the notation
+reads the word by the phase (``pass`` on the card you turned, ``decline`` on an offer)."""
+KANNADA = {
+    "take": "ತೆಗೆ",
+    "pass": "ಬಿಡು",
+    "decline": "ಬಿಡು",
+    "force": "ಒತ್ತಾಯ",
+    "no": "ಇಲ್ಲ",
+    "yes": "ಹೌದು",
+    "discard": "ತ್ಯಜಿಸು",
+    "exchange": "ವಿನಿಮಯ",
+    "hint": "ಸುಳಿವು",
+    "help": "ಸಹಾಯ",
+    "log": "ನಡೆಗಳು",
+    "table": "ಮೇಜು",
+    "rules": "ನಿಯಮಗಳು",
+    "quit": "ನಿರ್ಗಮನ",
+}
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+
+
+def test_every_language_has_its_own_command_words() -> None:
+    assert set(TRANSLATED) == {"es", "kn", "hr", "tr", "ru"}
+    for code in TRANSLATED:
+        with speaking(code):
+            same = {name for name in COMMANDS if command(name) == name}
+        assert same <= {"no"}, (code, same)  # Spanish "no" is Spanish too
+    with speaking("kn"):
+        assert {name: command(name) for name in COMMANDS} == KANNADA
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_command_word_reads_back_as_its_command(code: str) -> None:
+    with speaking(code):
+        for name in COMMANDS:
+            word = command(name)
+            read = read_command(word)
+            if name == "decline" and word == command("pass"):
+                assert read == "pass", (code, word)  # read as decline on an offer
+            else:
+                assert read == name, (code, name, word, read)
+            assert read_command(word.upper()) == read_command(word.title()) == read
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_english_commands_are_read_in_every_language(code: str) -> None:
+    with speaking(code):
+        for name in COMMANDS:
+            assert read_command(name) == name
+            assert read_command(name.upper()) == name
+        assert read_command("nonsense") is None
+        assert read_command("") is None
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_no_two_commands_share_a_word(code: str) -> None:
+    with speaking(code):
+        by_word: dict[str, set[str]] = {}
+        for name in COMMANDS:
+            by_word.setdefault(command(name).lower(), set()).add(name)
+    for word, names in by_word.items():
+        assert len(names) == 1 or names == SAME_WORD, (code, word, names)
+        # nor is it the English word of another command
+        assert word not in COMMANDS or word in names, (code, word, names)
+
+
+def test_a_command_word_is_read_as_typed_on_any_keyboard() -> None:
+    with speaking("kn"):
+        assert read_command("ತ್ಯ\u200dಜಿಸು") == "discard"  # a zero-width joiner typed
+        assert read_command("ತೆಗೆ") == "take" and read_command("take") == "take"
+    with speaking("tr"):
+        no = command("no")
+        assert read_command(no.upper()) == read_command(no.replace("\u0131", "i")) == "no"
+    with speaking("es"):
+        assert read_command("si\u0301") == "yes"  # "sí" typed as i and a combining accent
+    assert read_command("ತೆಗೆ") is None  # English: Kannada words are Kannada's
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_prompts_show_the_languages_command_words(code: str) -> None:
+    with speaking(code):
+        for phase, names in PROMPT_COMMANDS.items():
+            prompt = terminal.prompt_for(phase)
+            shown = re.findall(r"[^\s()>]+", prompt)
+            for name in names:
+                assert command(name) in shown, (code, phase, prompt, command(name))
+        help_words = re.findall(r"[^\s()]+", plain(terminal.also_spans()))
+        for name in ("hint", "help", "log", "quit"):
+            assert command(name) in help_words, (code, name)
+
+
+def test_the_kannada_prompts_are_kannada() -> None:
+    with speaking("kn"):
+        prompts = [terminal.prompt_for(phase) for phase in PROMPT_COMMANDS]
+        welcome = plain(terminal.welcome_line())
+    assert prompts == [
+        "ತೆಗೆ ಅಥವಾ ಬಿಡು> ",
+        "ತೆಗೆ ಅಥವಾ ಬಿಡು> ",
+        "ಒತ್ತಾಯ ಅಥವಾ ಇಲ್ಲ> ",
+        "ತೆಗೆ (ಒತ್ತಾಯ)> ",
+        "ತ್ಯಜಿಸು> ",
+        "ವಿನಿಮಯ> ",
+    ]
+    assert not re.search("[A-Za-z]", "".join(prompts))
+    assert "ಸಹಾಯ" in welcome and "help" not in welcome

@@ -29,7 +29,7 @@ from .i18n import GAME_WORDS, Part
 from .spans import plain
 from .words import Names
 
-__all__ = ["illegal_action_words"]
+__all__ = ["illegal_action_words", "no_matching_lay"]
 
 _ = GAME_WORDS.gettext
 ngettext = GAME_WORDS.ngettext
@@ -102,6 +102,20 @@ def _not_possible(names: Names, p: int, phase: str | None, action: str) -> str |
     return None
 
 
+def no_matching_lay(take: bool, cards: str) -> str:
+    """No legal take (``take``; else no way to lay cards and pass) lays exactly ``cards``,
+    the hand cards as written (empty: none)."""
+    if not cards and take:
+        return _("No legal take lays exactly no hand cards.")
+    if not cards:
+        # Translators: a "pass" here lays cards before passing the card you turned.
+        return _("No legal pass lays exactly no hand cards.")
+    if take:
+        return _("No legal take lays exactly {cards}.").format(cards=cards)
+    # Translators: a "pass" here lays cards before passing the card you turned.
+    return _("No legal pass lays exactly {cards}.").format(cards=cards)
+
+
 def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
     """The reason ``exc`` gives, worded for ``names.me`` ("you") with the other player by name.
 
@@ -148,15 +162,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
             count,
         ).format(cards=cards)
     if reason is IllegalReason.NO_MATCHING_LAY and text in ("take", "pass"):
-        if not cards and text == "take":
-            return _("No legal take lays exactly no hand cards.")
-        if not cards:
-            # Translators: a "pass" here lays cards before passing the card you turned.
-            return _("No legal pass lays exactly no hand cards.")
-        if text == "take":
-            return _("No legal take lays exactly {cards}.").format(cards=cards)
-        # Translators: a "pass" here lays cards before passing the card you turned.
-        return _("No legal pass lays exactly {cards}.").format(cards=cards)
+        return no_matching_lay(text == "take", cards)
     if p is None or not 0 <= p < len(names.names):
         return str(exc)
     if reason is IllegalReason.NOT_YOUR_TURN:

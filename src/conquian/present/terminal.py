@@ -1,19 +1,22 @@
 """The terminal's own words: what ``conquian play`` and ``conquian replay --step`` say.
 
 Game words that any front end could show (a move, the situation, who pays, the
-player notes on the board) are in :mod:`conquian.present.words`; this module holds
-the sentences only the terminal shows: its prompts, notes, errors about what was
-typed, the labels of the drawn table, and the replay viewer's header, footer and keys.
-``conquian.play`` calls these and holds no sentence of its own (except ``--help``).
+player notes on the board, the commands as typed) are in :mod:`conquian.present.words`;
+this module holds the sentences only the terminal shows: its prompts, notes, the choices
+open and the help, errors about what was typed, the labels of the drawn table, the replay
+viewer's header, footer and keys, and the command line's ``--help`` and argparse words.
+``conquian.play`` calls these and holds no sentence of its own.  They are the messages of
+the ``conquian-terminal`` catalogue (:data:`~.i18n.TERMINAL_WORDS`).
 
 Grouped by where a person reads them, so a translator can work through them in order:
 
-1. names and titles           6. the list of ways to take
-2. prompts                    7. the log and hints
-3. notes at the start         8. the end of a deal, saving
-4. the turn                   9. errors of the play command
-5. what was typed, refused   10. the table's labels
-                             11. the replay viewer
+1. names and titles           7. the log and hints
+2. prompts                    8. the end of a deal, saving
+3. notes at the start         9. errors of the play command
+4. the turn, the choices     10. the table's labels
+5. what was typed, refused   11. the replay viewer
+6. the list of ways to take  12. the command line's help
+                             13. the help command
 
 Widths matter in a few places (the table's labels line up in columns); each such
 function says so.  Commands (``conquian play --resume``, ``hint``, ``n``) are what a
@@ -30,21 +33,29 @@ person types, and must stay as the program reads them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
+from ..actions import ActionKind
+from ..cards import DeckStyle
 from ..errors import InvalidNotationError
+from ..observation import Observation
+from ..rules import Forcing, MeldWithoutTake, Rules
 from ..state import Phase
-from .i18n import GAME_WORDS, fill
+from .errors import no_matching_lay
+from .i18n import TERMINAL_WORDS, fill
+from .rules_text import help_summary
 from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
-from .words import COMMANDS, command
+from .words import COMMANDS, command, take_short_forms, you
 
-_ = GAME_WORDS.gettext
-ngettext = GAME_WORDS.ngettext
-pgettext = GAME_WORDS.pgettext
+_ = TERMINAL_WORDS.gettext
+ngettext = TERMINAL_WORDS.ngettext
 
 __all__ = [
     "ARGPARSE_MESSAGES",
     "BOT_NAME",
+    "HELP_WIDTH",
+    "MAX_SHORT_FORMS",
     "PERSON_NAME",
     "TURN_STYLE",
     "also_spans",
@@ -65,6 +76,7 @@ __all__ = [
     "deal_start_line",
     "deals_too_few",
     "game_title",
+    "help_text",
     "hint_lines",
     "hint_thinking",
     "hotseat_names",
@@ -88,6 +100,7 @@ __all__ = [
     "numbered",
     "on_your_right_note",
     "opponent_note",
+    "options_line",
     "other_rules_saved",
     "pass_device_lines",
     "person_label",
@@ -135,7 +148,7 @@ English name, so a translation should keep reading it too."""
 
 def person_label() -> str:
     """The person playing the bots, as headed on the table (the save keeps PERSON_NAME)."""
-    return _("You")
+    return you()
 
 
 BOT_NAME = "Bot"
@@ -189,7 +202,8 @@ def game_title(spec: str) -> Line:
 def prompt_for(phase: Phase) -> str:
     """The prompt for a move, by phase (the words in it are commands)."""
     prompts = {
-        # Translators: the words of the prompts are commands the player types
+        # Translators: the words of the prompts are commands the player types:
+        # the commands (msgctxt "command") of the conquian catalogue
         Phase.OFFER: _("take or decline> "),
         Phase.TURN: _("take or pass> "),
         Phase.FORCE: _("force or no> "),
@@ -283,7 +297,7 @@ def backup_kept(backup: object) -> str:
     return _("The unfinished game saved before was kept as {file}.").format(file=backup)
 
 
-# ---------------------------------------------------------------------------- 4. the turn
+# --------------------------------------------------------------- 4. the turn, the choices
 
 
 def turn_line(name: str | None, situation: Line) -> Line:
@@ -320,6 +334,66 @@ def bot_thinking(name: str, look: CardLook) -> str:
     return _("{name} is thinking").format(name=name) + look.ellipsis
 
 
+MAX_SHORT_FORMS = 3
+"""The most ways to take (or to lay and pass) that :func:`options_line` spells out."""
+
+
+def options_line(obs: Observation, look: CardLook) -> Line:
+    """The choices open now, written as they are typed (only legal choices)."""
+    kinds = {a.kind for a in obs.legal_actions}
+    out: list[Line] = []
+    if ActionKind.TAKE in kinds:
+        forms = take_short_forms(obs, look)
+        takes = sum(len(actions) for _text, actions in forms)
+        shown = [text for text, _actions in forms if text != command("take") or takes == 1]
+        out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
+        if takes > 1:  # plain 'take' lists every way
+            out.append(
+                [Span(command("take"), CMD), *fill(_(" (list all {count} ways)"), count=takes)]
+            )
+    if ActionKind.DECLINE in kinds:
+        out.append([Span(command("decline"), CMD)])
+    if ActionKind.PASS in kinds:
+        lays = take_short_forms(obs, look, ActionKind.PASS)
+        out.append([Span(command("pass"), CMD)])
+        out += [
+            [Span(text, CMD), Span(_(" (lay them, then pass)") if i == 0 else "")]
+            for i, (text, _actions) in enumerate(lays[:MAX_SHORT_FORMS])
+        ]
+    if ActionKind.FORCE in kinds:
+        out.append([Span(command("force"), CMD)])
+    if ActionKind.NO_FORCE in kinds:
+        out.append([Span(command("no"), CMD)])
+    if ActionKind.DISCARD in kinds:
+        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.DISCARD)
+        out.append(
+            [
+                Span(command("discard"), CMD),
+                *fill(
+                    _(" any card of your hand, e.g. {card}"),
+                    card=Span(look.label(example), CMD),
+                ),
+            ]
+        )
+    if ActionKind.EXCHANGE in kinds:
+        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.EXCHANGE)
+        out.append(
+            [
+                Span(command("exchange"), CMD),
+                *fill(
+                    _(" any card of your hand to pass it to the next player, e.g. {card}"),
+                    card=Span(look.label(example), CMD),
+                ),
+            ]
+        )
+    line: Line = [Span(_("You can: "))]
+    for i, option in enumerate(out):
+        if i:
+            line.append(Span(" | ", DIM))
+        line += option
+    return line
+
+
 # ---------------------------------------------------------------- 5. what was typed, refused
 
 
@@ -335,7 +409,7 @@ def no_card_to_take() -> str:
 
 def no_take_lays(cards: str) -> str:
     """``take`` with real cards (written as typed) that no legal take lays exactly."""
-    return _("No legal take lays exactly {cards}.").format(cards=cards)
+    return no_matching_lay(True, cards)
 
 
 def not_understood(text: str) -> str:
@@ -730,3 +804,91 @@ def speak_argparse() -> None:
     import argparse
 
     argparse._ = _  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------- 13. the help command
+
+
+def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
+    """The commands of the terminal, with example cards in the game's own labels."""
+    six, seven, king = look.label(35), look.label(36), look.label(19)
+    take, pass_ = command("take"), command("pass")
+    refuse = ", ".join(dict.fromkeys((command("decline"), pass_)))
+    rows = [
+        (
+            f"{take} {six} {seven}",
+            _("take the centre card, laying {one} and {two} from your hand with it").format(
+                one=six, two=seven
+            ),
+        ),
+        (take, _("take it; if there are several ways, choose from a numbered list")),
+        (refuse, _("refuse the centre card ({no} also works)").format(no=command("no"))),
+    ]
+    if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
+        rows.append(
+            (
+                f"{pass_} {six} {seven}",
+                _("lay {one} and {two} from your hand, then pass the turned card").format(
+                    one=six, two=seven
+                ),
+            )
+        )
+    rows.append(
+        (
+            king,
+            _("discard {card} after a take (or: {discard} {card})").format(
+                card=king, discard=command("discard")
+            ),
+        )
+    )
+    if rules.forcing is Forcing.OPTIONAL:
+        rows.append(
+            (
+                f"{command('force')}, {command('no')}",
+                _("force your opponent to take the card he refused, or let it go"),
+            )
+        )
+    rows += [
+        (command("hint"), _("what the strongest bot would do, and why")),
+        (command("log"), _("every move of this deal")),
+        (command("table"), _("show the table again")),
+        (command("rules"), _("the rules in full")),
+        (command("quit"), _("save and stop (play --resume)")),
+    ]
+    return rows
+
+
+HELP_WIDTH = 89
+"""The widest line of :func:`help_text`."""
+
+
+def _typing_words(rules: Rules, look: CardLook) -> str:
+    """How cards are typed, for the deck of ``rules``."""
+    if rules.deck_style is DeckStyle.A_TO_10:
+        ranks = _("Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c.")
+    else:
+        ranks = _(
+            "Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c "
+            "(Spanish deck: 1-7 10 11 12 and e c o b)."
+        )
+    if look.symbols:
+        case = _("Upper or lower case; suit symbols such as {example} work too.").format(
+            example="7\u2665"
+        )
+    else:
+        case = _("Upper or lower case; suit symbols work too.")
+    return f"{ranks} {case}"
+
+
+def help_text(rules: Rules, look: CardLook) -> str:
+    """How to play these rules and the terminal's commands (with suit symbols only where
+    the screen shows them)."""
+    lines = [_("How to play Conquian")]
+    for paragraph in help_summary(rules):
+        lines += textwrap.wrap(paragraph, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
+    lines += ["", _("Commands")]
+    lines += [f"  {command.ljust(13)}  {what}" for command, what in _command_rows(rules, look)]
+    lines += textwrap.wrap(
+        _typing_words(rules, look), HELP_WIDTH, initial_indent="  ", subsequent_indent="  "
+    )
+    return "\n".join(lines)

@@ -14,18 +14,16 @@ knows a rule of the game.
 
 from __future__ import annotations
 
-import textwrap
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, ActionKind
-from ..cards import DeckStyle
 from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
-from ..rules import Forcing, MatchKind, MeldWithoutTake, Rules, Scoring
+from ..rules import MatchKind, Rules, Scoring
 from ..state import Outcome, Phase, Source, Termination
 from .i18n import GAME_WORDS, Part, fill
-from .rules_text import help_summary
 from .spans import (
     BOLD,
     CMD,
@@ -50,11 +48,9 @@ __all__ = [
     "describe_action",
     "describe_events",
     "hand_count",
-    "help_text",
     "last_moves_heading",
     "match_line",
     "match_result_line",
-    "options_line",
     "outcome_lines",
     "payment_lines",
     "read_command",
@@ -64,6 +60,7 @@ __all__ = [
     "take_forms",
     "take_short_forms",
     "to_play_note",
+    "you",
 ]
 
 
@@ -81,7 +78,7 @@ class Names:
 
     def subj(self, p: int) -> str:
         """At the start of a sentence: ``You`` or the name."""
-        return _("You") if p == self.me else self.names[p]
+        return you() if p == self.me else self.names[p]
 
     def obj(self, p: int) -> str:
         return pgettext("object", "you") if p == self.me else self.names[p]
@@ -103,6 +100,11 @@ class Names:
         if p == self.me:
             return fill(mine, style, **parts)
         return fill(theirs, style, player=self.names[p], **parts)
+
+
+def you() -> str:
+    """The viewer named as a player: ``You`` (a sentence's subject, a heading on the table)."""
+    return _("You")
 
 
 def _played(melds: Partition, old: Partition, centre: int) -> int:
@@ -430,13 +432,15 @@ COMMANDS = (
 
 
 def command(name: str) -> str:
-    """A command as shown and typed in the language in use (``take``; ``toma`` in Spanish).
+    """A command as shown and typed in the language in use (``take``; ``toma`` in Spanish,
+    ``ತೆಗೆ`` in Kannada); :func:`read_command` reads it, and the English word as well.
 
     >>> command("take")
     'take'
     """
     return {
-        # Translators: a command the player types: take the centre card
+        # Translators: a command the player types: take the centre card.
+        # Commands are short words; the terminal's prompts show the same ones.
         "take": pgettext("command", "take"),
         # Translators: a command: pass the card turned from the stock (refuse it)
         "pass": pgettext("command", "pass"),
@@ -465,17 +469,26 @@ def command(name: str) -> str:
     }[name]
 
 
+def _folded(word: str) -> str:
+    """A word as compared with the commands: composed (NFC), without the zero-width joiners
+    some keyboards put between the letters of an Indic script, in lower case, and with the
+    dotless i as i (Turkish ``HAYIR`` and ``hayir`` are read as the command for no)."""
+    composed = unicodedata.normalize("NFC", word).replace("\u200c", "").replace("\u200d", "")
+    return composed.lower().replace("\u0131", "i")
+
+
 def read_command(word: str) -> str | None:
-    """The English name of a typed command word (English or the language in use), or None.
+    """The English name of a typed command word (English, always, or the language in use),
+    or None.
 
     >>> read_command("TAKE"), read_command("nonsense")
     ('take', None)
     """
-    low = word.lower()
+    low = _folded(word)
     if low in COMMANDS:
         return low
     for name in COMMANDS:  # "pass" before "decline": one word may stand for both
-        if command(name).lower() == low:
+        if _folded(command(name)) == low:
             return name
     return None
 
@@ -505,65 +518,6 @@ def take_short_forms(
         (f"{word} {look.typed(played)}" if played else word, actions)
         for played, actions in take_forms(obs, kind)
     ]
-
-
-MAX_SHORT_FORMS = 3
-
-
-def options_line(obs: Observation, look: CardLook) -> Line:
-    """The choices open now, written as they are typed (only legal choices)."""
-    kinds = {a.kind for a in obs.legal_actions}
-    out: list[Line] = []
-    if ActionKind.TAKE in kinds:
-        forms = take_short_forms(obs, look)
-        takes = sum(len(actions) for _text, actions in forms)
-        shown = [text for text, _actions in forms if text != command("take") or takes == 1]
-        out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
-        if takes > 1:  # plain 'take' lists every way
-            out.append(
-                [Span(command("take"), CMD), *fill(_(" (list all {count} ways)"), count=takes)]
-            )
-    if ActionKind.DECLINE in kinds:
-        out.append([Span(command("decline"), CMD)])
-    if ActionKind.PASS in kinds:
-        lays = take_short_forms(obs, look, ActionKind.PASS)
-        out.append([Span(command("pass"), CMD)])
-        out += [
-            [Span(text, CMD), Span(_(" (lay them, then pass)") if i == 0 else "")]
-            for i, (text, _actions) in enumerate(lays[:MAX_SHORT_FORMS])
-        ]
-    if ActionKind.FORCE in kinds:
-        out.append([Span(command("force"), CMD)])
-    if ActionKind.NO_FORCE in kinds:
-        out.append([Span(command("no"), CMD)])
-    if ActionKind.DISCARD in kinds:
-        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.DISCARD)
-        out.append(
-            [
-                Span(command("discard"), CMD),
-                *fill(
-                    _(" any card of your hand, e.g. {card}"),
-                    card=Span(look.label(example), CMD),
-                ),
-            ]
-        )
-    if ActionKind.EXCHANGE in kinds:
-        example = max(a.card for a in obs.legal_actions if a.kind is ActionKind.EXCHANGE)
-        out.append(
-            [
-                Span(command("exchange"), CMD),
-                *fill(
-                    _(" any card of your hand to pass it to the next player, e.g. {card}"),
-                    card=Span(look.label(example), CMD),
-                ),
-            ]
-        )
-    line: Line = [Span(_("You can: "))]
-    for i, option in enumerate(out):
-        if i:
-            line.append(Span(" | ", DIM))
-        line += option
-    return line
 
 
 def action_text(action: Action, look: CardLook) -> str:
@@ -796,91 +750,6 @@ def match_result_line(leader: int | None, names: Names) -> Line:
     if leader is None:
         return fill(_("The match is over, level."), GOOD)
     return names.said(leader, _("You win the match!"), _("{player} wins the match."), GOOD)
-
-
-def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
-    """The commands of the terminal, with example cards in the game's own labels."""
-    six, seven, king = look.label(35), look.label(36), look.label(19)
-    take, pass_ = command("take"), command("pass")
-    refuse = ", ".join(dict.fromkeys((command("decline"), pass_)))
-    rows = [
-        (
-            f"{take} {six} {seven}",
-            _("take the centre card, laying {one} and {two} from your hand with it").format(
-                one=six, two=seven
-            ),
-        ),
-        (take, _("take it; if there are several ways, choose from a numbered list")),
-        (refuse, _("refuse the centre card ({no} also works)").format(no=command("no"))),
-    ]
-    if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
-        rows.append(
-            (
-                f"{pass_} {six} {seven}",
-                _("lay {one} and {two} from your hand, then pass the turned card").format(
-                    one=six, two=seven
-                ),
-            )
-        )
-    rows.append(
-        (
-            king,
-            _("discard {card} after a take (or: {discard} {card})").format(
-                card=king, discard=command("discard")
-            ),
-        )
-    )
-    if rules.forcing is Forcing.OPTIONAL:
-        rows.append(
-            (
-                f"{command('force')}, {command('no')}",
-                _("force your opponent to take the card he refused, or let it go"),
-            )
-        )
-    rows += [
-        (command("hint"), _("what the strongest bot would do, and why")),
-        (command("log"), _("every move of this deal")),
-        (command("table"), _("show the table again")),
-        (command("rules"), _("the rules in full")),
-        (command("quit"), _("save and stop (play --resume)")),
-    ]
-    return rows
-
-
-HELP_WIDTH = 89
-"""The widest line of :func:`help_text`."""
-
-
-def _typing_words(rules: Rules, look: CardLook) -> str:
-    """How cards are typed, for the deck of ``rules``."""
-    if rules.deck_style is DeckStyle.A_TO_10:
-        ranks = _("Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c.")
-    else:
-        ranks = _(
-            "Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c "
-            "(Spanish deck: 1-7 10 11 12 and e c o b)."
-        )
-    if look.symbols:
-        case = _("Upper or lower case; suit symbols such as {example} work too.").format(
-            example="7\u2665"
-        )
-    else:
-        case = _("Upper or lower case; suit symbols work too.")
-    return f"{ranks} {case}"
-
-
-def help_text(rules: Rules, look: CardLook) -> str:
-    """How to play these rules and the terminal's commands (with suit symbols only where
-    the screen shows them)."""
-    lines = [_("How to play Conquian")]
-    for paragraph in help_summary(rules):
-        lines += textwrap.wrap(paragraph, HELP_WIDTH, initial_indent="  ", subsequent_indent="  ")
-    lines += ["", _("Commands")]
-    lines += [f"  {command.ljust(13)}  {what}" for command, what in _command_rows(rules, look)]
-    lines += textwrap.wrap(
-        _typing_words(rules, look), HELP_WIDTH, initial_indent="  ", subsequent_indent="  "
-    )
-    return "\n".join(lines)
 
 
 def _add_line(lines: list[Line], line: Line, join: bool) -> None:
