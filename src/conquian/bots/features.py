@@ -147,7 +147,8 @@ def _danger(
     """How much ``card`` may help one other player, from what he revealed."""
     bit = 1 << card
     if table and direct_fit_mask(melds, table, bit):
-        return 0.9
+        # a player with no card in hand goes out with any card that fits his table
+        return FEED_OUT_DANGER if hand_count == 0 else 0.9
     partners = PARTNERS[card] & live & ~refused & ~discarded
     danger = 0.07 * min(partners.bit_count(), 5)
     if PARTNERS[card] & (refused | discarded):
@@ -157,8 +158,14 @@ def _danger(
     return danger * min(1.0, hand_count / 4)
 
 
+FEED_OUT_DANGER = 100.0
+"""Danger of a card that fits the table of a player with an empty hand: he takes it and
+goes out at once, so it outweighs anything a hand card is worth keeping."""
+
+
 __all__ = [
     "CLOSE",
+    "FEED_OUT_DANGER",
     "PARTNERS",
     "Knowledge",
     "Rival",

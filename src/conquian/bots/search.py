@@ -45,6 +45,10 @@ DISCARD_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand, per card it held with fewer partners in the
 hand than a card he chose to discard (he would rather have thrown that one)."""
 
+ROLLOUT_FEED_OUT_COST = 100.0
+"""Rollout cost of discarding a card that fits the table of a player with an empty hand
+(he takes it and goes out), against 2.0 for a card that fits any other table."""
+
 _FORCE = Action(ActionKind.FORCE)
 _NO_FORCE = Action(ActionKind.NO_FORCE)
 
@@ -54,7 +58,8 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
 
     Takes whenever it can (going out first, else laying the most cards), forces when
     the opponent holds three cards or more, and discards the card with the fewest
-    partners that does not fit the opponent's table.
+    partners that does not fit the opponent's table (never, if it can help it, one that
+    fits the table of an opponent with an empty hand, who would go out with it).
     """
     legal = state.legal_actions()
     if len(legal) == 1:
@@ -65,7 +70,10 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
         return _FORCE if state.hands[state.offeree].bit_count() >= 3 else _NO_FORCE
     if phase is Phase.DISCARD:
         hand = state.hands[p]
-        opp_table = state.tables[(p + 1) % len(state.tables)]  # who is offered it first
+        nxt = (p + 1) % len(state.tables)  # who is offered it first
+        opp_table = state.tables[nxt]
+        # a fitting card lets a player with an empty hand go out at once
+        fit_cost = ROLLOUT_FEED_OUT_COST if not state.hands[nxt] else 2.0
         valid = state.melds.valid
         melded = state.dead_mask
         for mask in state.table_masks:
@@ -79,7 +87,7 @@ def rollout_action(state: GameState, rng: random.Random) -> Action:
             cost = keep_score(card, hand, available) + rng.random() * 0.2
             for m in opp_table:
                 if m | bit in valid:
-                    cost += 2.0
+                    cost += fit_cost
                     break
             if cost < best_cost:
                 best_cost = cost
