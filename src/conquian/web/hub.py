@@ -34,7 +34,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ..actions import Action, ActionKind
-from ..bots import LEVELS, Bot, make_bot
+from ..bots import LEVELS, Bot, Budget, make_bot
 from ..cards import CARDS, format_mask, mask_indices
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
@@ -68,6 +68,9 @@ log = logging.getLogger("conquian.web")
 MAX_NAME = 24
 HINT_LEVEL = "hard"
 """The bot that gives hints (a search with a short budget)."""
+HINT_BUDGET = Budget(iterations=50)
+"""The hint's budget: a number of sampled deals and no time limit, so the same position
+always gets the same hint, however busy the server is."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _T = TypeVar("_T")
 _ = WEB_WORDS.gettext
@@ -1226,7 +1229,9 @@ class Hub:
                 raise UserError(_("A hint is on its way."))
             obs = live.game.observation(conn.seat)
             seq = live.seq
-        bot = make_bot(HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"))
+        bot = make_bot(
+            HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"), budget=HINT_BUDGET
+        )
         bot.new_deal(conn.seat, live.rules)
         conn.hinting = True
         try:
