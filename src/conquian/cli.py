@@ -31,6 +31,7 @@ from .present.terminal import speak_argparse
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import find_rules
 from .tools.arena import MatchResult, run_match
+from .tools.cluster import LOCAL as RAY_LOCAL
 from .tools.table_arena import TableMatchResult, run_table_match
 
 
@@ -439,14 +440,19 @@ def _stop_match(signum: int, frame: object) -> None:
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.deals < 1:
         raise CliError(f"--deals must be at least 1, got {args.deals}.")
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         raise CliError(f"--jobs must be at least 0 (0: one per core), got {args.jobs}.")
     if args.time_limit_ms < 1:
         raise CliError(f"--time-limit-ms must be positive, got {args.time_limit_ms}.")
     if args.first_deal < 1:
         raise CliError(f"--first-deal counts from 1, got {args.first_deal}.")
     args.first_deal -= 1
-    jobs = args.jobs or os.cpu_count() or 1
+    if args.ray is None:
+        jobs = (1 if args.jobs is None else args.jobs) or os.cpu_count() or 1
+    elif args.ray == RAY_LOCAL:  # the local Ray instance's CPUs
+        jobs = args.jobs or os.cpu_count() or 1
+    else:  # the tasks run at once on the cluster; 0: one per CPU of the cluster
+        jobs = args.jobs or 0
     players = find_rules(args.rules).num_players
     if len(args.bots) != players:
         raise CliError(
@@ -464,6 +470,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         "progress": bar,
         "time_limit_ms": args.time_limit_ms,
         "first_deal": args.first_deal,
+        "ray": args.ray,
     }
     try:
         result: MatchResult | TableMatchResult
@@ -675,7 +682,8 @@ def build_parser() -> argparse.ArgumentParser:
         "is played in every seating (with two bots, twice with the seats swapped; with three "
         "or four, every order round the table, and the bots are rated with openskill). A bot is a name (random, greedy, heuristic, search, oracle, or a "
         "level easy/medium/hard/expert) or 'cmd:<command line>' for a program that speaks "
-        "the bot protocol (docs/protocol.md). Ctrl-C stops and prints the result so far.",
+        "the bot protocol (docs/protocol.md). Ctrl-C stops and prints the result so far. "
+        "With --ray the deals are Ray tasks, with the same results as without.",
     )
     p.add_argument(
         "bots",
@@ -692,7 +700,20 @@ def build_parser() -> argparse.ArgumentParser:
         "with three, 24 times with four (default 100)",
     )
     p.add_argument(
-        "--jobs", type=int, default=1, help="worker processes (default 1; 0: one per core)"
+        "--jobs",
+        type=int,
+        help="worker processes (default 1; 0: one per core); with --ray, the CPUs of the "
+        "local Ray instance (default: one per core) or, with an ADDRESS, the tasks run at "
+        "once (default: one per CPU of the cluster)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=RAY_LOCAL,
+        metavar="ADDRESS",
+        help="play the deals as Ray tasks (extra 'cluster'): on a local Ray instance "
+        "started for the match, or on the running cluster at ADDRESS (e.g. "
+        "--ray=127.0.0.1:6379, or auto); built-in bots only",
     )
     p.add_argument("--seed", type=int, help="match seed (default: random, printed)")
     p.add_argument("--rules", default="standard", help="rules preset or spec")

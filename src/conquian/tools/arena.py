@@ -506,6 +506,7 @@ class _Results(Protocol):
     deals_requested: int
     elapsed_s: float
     interrupted: bool
+    jobs: int
 
     @property
     def deals(self) -> int: ...
@@ -528,13 +529,20 @@ def drive_match(
     new_result: Callable[[list[str]], ResultT],
     jobs: int,
     progress: Callable[[int, int, Any], None] | None,
+    ray: str | None = None,
 ) -> ResultT:
-    """Play a match's deals in this process or in ``jobs`` workers: start the external bots
-    once (to fail early and learn their names), count every chunk of deals, and keep the
-    deals finished when Ctrl-C stops it (``interrupted``)."""
+    """Play a match's deals in this process, in ``jobs`` workers, or as Ray tasks (``ray``:
+    an address, see :mod:`conquian.tools.cluster`): start the external bots once (to fail
+    early and learn their names), count every chunk of deals, and keep the deals finished
+    when Ctrl-C stops it (``interrupted``)."""
     started = time.perf_counter()
     names = list(specs)
     result: ResultT | None = None
+    if ray is not None:
+        from .cluster import check_specs, import_ray
+
+        check_specs(specs)
+        import_ray(ray)  # before the first deal: say now if the extra is missing
     try:
         for index, spec in enumerate(specs):
             if spec.startswith(CMD_PREFIX):
@@ -546,7 +554,11 @@ def drive_match(
                 names[index] = external.bot_name
         result = new_result(names)
         first, deals = result.first_deal, result.deals_requested
-        if jobs == 1:
+        if ray is not None:
+            from .cluster import run_on_ray
+
+            run_on_ray(config, result, ray, jobs, started, progress)
+        elif jobs == 1:
             for deal in range(first, first + deals):
                 result.add(players.play_deals(deal, deal + 1))
                 result.elapsed_s = time.perf_counter() - started
@@ -666,6 +678,7 @@ def run_match(
     *,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     first_deal: int = 0,
+    ray: str | None = None,
 ) -> MatchResult:
     """Play ``deals`` duplicate deals (``2 * deals`` games) between two bots.
 
@@ -679,13 +692,20 @@ def run_match(
     worker processes are spawned, so a script must call this under
     ``if __name__ == "__main__":``.
 
-    :raises ConquianError: for an unknown bot, bad counts, or an external bot that
-        cannot be started at all.
+    With ``ray`` the deals are Ray tasks instead (the extra ``cluster``): ``"local"``
+    starts a Ray instance with ``jobs`` CPUs (0: one per core), any other value is the
+    address of a running cluster, on which ``jobs`` tasks run at once (0: one per CPU of
+    the cluster); ``result.jobs`` is then that number.  The games are the same as here
+    (see :mod:`conquian.tools.cluster`); external bots cannot be played so.
+
+    :raises ConquianError: for an unknown bot, bad counts, an external bot that
+        cannot be started at all, or (with ``ray``) an external bot, a missing Ray or a
+        cluster that cannot be reached.
     """
     if deals < 1:
         raise ConquianError(f"A match needs at least one deal, got {deals}.")
-    if jobs < 1:
-        raise ConquianError(f"--jobs must be at least 1, got {jobs}.")
+    if jobs < (0 if ray is not None else 1):
+        raise ConquianError(f"--jobs must be at least {0 if ray is not None else 1}, got {jobs}.")
     if first_deal < 0:
         raise ConquianError(f"The first deal's number cannot be negative, got {first_deal}.")
     rules_obj = find_rules(rules)
@@ -714,7 +734,7 @@ def run_match(
             first_deal=first_deal,
         )
 
-    result = drive_match(config, _Table(config), config.specs, new_result, jobs, progress)
+    result = drive_match(config, _Table(config), config.specs, new_result, jobs, progress, ray)
     result.games.sort(key=lambda g: (g.deal, g.game))
     return result
 

@@ -538,10 +538,11 @@ def run_table_match(
     *,
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     first_deal: int = 0,
+    ray: str | None = None,
 ) -> TableMatchResult:
     """Play ``deals`` shuffles, each in every seating of ``bots`` (one per player of
-    ``rules``).  Seeds, parts (``first_deal``), workers and Ctrl-C behave as in
-    :func:`~conquian.tools.arena.run_match`.
+    ``rules``).  Seeds, parts (``first_deal``), workers, Ray tasks (``ray``) and Ctrl-C
+    behave as in :func:`~conquian.tools.arena.run_match`.
 
     :raises ConquianError: for a bot count that does not fit the rules, an unknown bot,
         bad counts, a missing ``openskill``, or an external bot that cannot start.
@@ -555,8 +556,8 @@ def run_table_match(
         )
     if deals < 1:
         raise ConquianError(f"A match needs at least one deal, got {deals}.")
-    if jobs < 1:
-        raise ConquianError(f"--jobs must be at least 1, got {jobs}.")
+    if jobs < (0 if ray is not None else 1):
+        raise ConquianError(f"--jobs must be at least {0 if ray is not None else 1}, got {jobs}.")
     if first_deal < 0:
         raise ConquianError(f"The first deal's number cannot be negative, got {first_deal}.")
     rating_model()
@@ -582,7 +583,7 @@ def run_table_match(
             first_deal=first_deal,
         )
 
-    result = drive_match(config, config.table(), config.specs, new_result, jobs, progress)
+    result = drive_match(config, config.table(), config.specs, new_result, jobs, progress, ray)
     result.games.sort(key=lambda g: (g.deal, g.seating))
     return result
 
