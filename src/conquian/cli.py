@@ -151,6 +151,129 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _review_source(path: str) -> tuple[tuple[GameRecord, ...], int | None]:
+    """The deals of a game record, a match record or the terminal's saved game, every deal
+    checked, and the seat to review when none is named (a redacted record's viewpoint, the
+    person of a save), or None.
+
+    :raises ConquianError: naming what cannot be read.
+    """
+    import tomllib
+    from pathlib import Path
+
+    from .play.storage import KEY_NAME, SavedMatch, Store
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"Cannot read {path}: {getattr(exc, 'strerror', None) or exc}.") from None
+    default: int | None = None
+    if text.lstrip().startswith("{"):  # the terminal's saved game (sealed JSON)
+        folder = os.path.dirname(os.path.abspath(path))
+        key = Store(Path(folder)).key() if os.path.exists(os.path.join(folder, KEY_NAME)) else None
+        saved = SavedMatch.from_json(text, key)
+        if saved.match is None:
+            raise RecordError(f"The saved game {path} has no deal yet.")
+        text = saved.match
+        default = saved.humans[0] if len(saved.humans) == 1 else None
+    try:
+        is_match = tomllib.loads(text).get("format") == MATCH_FORMAT
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        is_match = False  # GameRecord.loads says what is wrong
+    if is_match:
+        match = MatchRecord.loads(text)
+        match.to_match()  # every deal, its deck and the balance checked
+        deals = match.deals
+    else:
+        record = GameRecord.loads(text)
+        record.to_game()
+        deals = (record,)
+    if deals and deals[0].viewpoint is not None:
+        default = deals[0].viewpoint
+    return deals, default
+
+
+def _review_player(text: str | None, players: Sequence[str], default: int | None) -> int:
+    """The seat named by ``--player``: a number (``1`` or ``p1``) or a player's name."""
+    if text is None:
+        if default is not None:
+            return default
+        from .present.terminal import PERSON_NAME
+
+        people = [p for p, name in enumerate(players) if name == PERSON_NAME]
+        return people[0] if len(people) == 1 else 0
+    number = text[1:] if text[:1] in "pP" else text
+    if number.isascii() and number.isdigit():
+        return int(number)  # review_deals names a seat out of range
+    named = [p for p, name in enumerate(players) if name.casefold() == text.casefold()]
+    if len(named) == 1:
+        return named[0]
+    seats = ", ".join(f"{p} ({name})" for p, name in enumerate(players))
+    raise CliError(f"The record has no player {text!r}: its players are {seats}.")
+
+
+def _positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Judge each decision of one player of a record by the expert's search."""
+    from .bots.review import ReviewSettings, review_deals
+    from .present import review as words
+    from .present.spans import CardLook, plain
+
+    deals, default = _review_source(args.file)
+    if not deals:
+        raise RecordError(f"The record {args.file} holds no deal.")
+    player = _review_player(args.player, deals[0].players, default)
+    settings = ReviewSettings(samples=args.samples, seed=args.seed)
+    show_progress = not args.json and sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        print(f"\r{words.progress_text(done, total)}", end=end, file=sys.stderr, flush=True)
+
+    review = review_deals(deals, player, settings, progress=progress if show_progress else None)
+    if args.json:
+        _print_json(review.to_dict())
+        return 0
+    unicode = "utf" in (sys.stdout.encoding or "").lower()
+    look = CardLook(deck=find_rules(review.rules).deck_style, symbols=unicode)
+    name = review.players[player]
+    print(plain(words.review_heading(name, player, settings.samples)))
+    for deal in range(1, review.deals + 1):
+        decisions = review.deal_decisions(deal)
+        heading = words.deal_heading(deal, review.deals)
+        if heading:
+            print()
+            print(plain(heading))
+        for d in decisions:
+            if not d.judged:
+                continue
+            played = words.move_words(d.played, d.table, d.centre, look)
+            best = words.move_words(d.best, d.table, d.centre, look)
+            mark = None if d.mark is None else d.mark.value
+            line = words.decision_line(d.move, played, d.chance_played, best, d.chance_best, mark)
+            print(plain(line))
+        if decisions:
+            print(plain(words.chart_line([d.chance_played for d in decisions], unicode)))
+    s = review.summary
+    print()
+    for line in words.summary_lines(
+        s.judged, s.forced, s.inaccuracies, s.mistakes, s.blunders, s.accuracy
+    ):
+        print(plain(line))
+    return 0
+
+
 def cmd_selfplay(args: argparse.Namespace) -> None:
     rules = find_rules(args.rules)
     rng = random.Random(args.seed)
@@ -635,6 +758,35 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_step_options(p)
     add_language_option(p)
     p.set_defaults(func=cmd_replay)
+
+    from .bots.review import DEFAULT_SAMPLES as REVIEW_SAMPLES
+
+    p = sub.add_parser(
+        "review",
+        help="judge each move of a player in a record by the expert's search",
+        description="For each decision of one player in a game record, a match record or "
+        "the terminal's saved game, the winning chance of the move played and of the best "
+        "move, estimated from that player's own view only (docs/review.md). Marks "
+        "inaccuracies, mistakes and blunders at drops of 10, 20 and 30 points.",
+    )
+    p.add_argument("file", help="a game or match record (.toml), or the saved game (.json)")
+    p.add_argument(
+        "--player",
+        metavar="P",
+        help="the player to review: a seat number or a name (default: a redacted record's "
+        "view, the person of a saved game or a record of 'conquian play', else 0)",
+    )
+    p.add_argument(
+        "--samples",
+        type=_positive,
+        default=REVIEW_SAMPLES,
+        metavar="N",
+        help=f"sampled deals per decision (default {REVIEW_SAMPLES})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_language_option(p)
+    p.set_defaults(func=cmd_review)
 
     p = sub.add_parser(
         "verify",

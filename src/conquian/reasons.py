@@ -2,6 +2,9 @@
 
 >>> Reason("take_goes_out", card=21).code
 'take_goes_out 2d'
+>>> Reason("searched", card=21, action=Action.parse("decline"), mean=0.5, deals=8,
+...        because="fits_nothing", second=Action.parse("take 2d3d4d"), drop=0.25).code
+'searched decline; +0.50 over 8 2d'
 """
 
 from __future__ import annotations
@@ -23,13 +26,28 @@ class Reason(NamedTuple):
     card: int = -1
     """The card it is about, if any."""
     action: Action | None = None
-    """The action a search scored best."""
+    """The action a search scored best (or the only legal one, to say it in words)."""
     mean: float = 0.0
     """Its mean result over the sampled deals, from -1 (lost) to +1 (won)."""
     deals: int = 0
     """How many sampled deals."""
     text: str = ""
     """An external bot's own words, as it sent them."""
+    because: str = ""
+    """Why the action is good, in plain terms a player reads (``goes_out``, ``completes``,
+    ``lays``, ``fits_nothing``, ``waits``, ``needs_least``, ``all_fit_others``, and the
+    force decisions' keys); "" when not said."""
+    meld: int = 0
+    """The meld (a mask, with the centre card) that a take makes or adds to, or the cards a
+    pass lays from the hand."""
+    to_go: int = -1
+    """How many more table cards the player needs to go out after the action (-1: not said)."""
+    second: Action | None = None
+    """The second-best action the search found (None: none)."""
+    second_meld: int = 0
+    """For a second-best take, the meld it makes or adds to (with the centre card)."""
+    drop: float = 0.0
+    """How much less likely to win the second-best action is, as a winning chance (0 to 1)."""
 
     @property
     def code(self) -> str:
@@ -37,7 +55,7 @@ class Reason(NamedTuple):
         if self.key == "external":
             return self.text
         parts = [self.key]
-        if self.action is not None:
+        if self.key == "searched" and self.action is not None:
             parts.append(f"{self.action}; {self.mean:+.2f} over {self.deals}")
         if self.card >= 0:
             parts.append(str(CARDS[self.card]))

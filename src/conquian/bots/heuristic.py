@@ -168,6 +168,50 @@ class HeuristicBot(Bot):
         other = no_force if decision is force else force
         return [(1.0, decision), (0.0, other)]
 
+    # ------------------------------------------------------------ explaining
+
+    def explain(self, obs: Observation, action: Action) -> Reason:
+        """Why ``action`` is a good move at ``obs``, as plain data a sentence is made of
+        (:attr:`Reason.because`, the meld it makes, the cards left to go out); any legal
+        action may be explained, not only the one this bot would choose."""
+        kind = action.kind
+        centre = obs.centre
+        table = partition_mask(obs.tables[obs.viewer])
+        if kind is ActionKind.TAKE:
+            after = partition_mask(action.melds)
+            to_go = max(0, obs.rules.cards_to_win - after.bit_count())
+            meld = next((m for m in action.melds if m >> centre & 1), 0)
+            because = "goes_out" if not obs.hand_mask & ~after else "completes"
+            return Reason("explained", card=centre, because=because, meld=meld, to_go=to_go)
+        if kind is ActionKind.PASS and action.melds:  # lay from the hand, then pass
+            after = partition_mask(action.melds)
+            to_go = max(0, obs.rules.cards_to_win - after.bit_count())
+            return Reason(
+                "explained", card=centre, because="lays", meld=after & ~table, to_go=to_go
+            )
+        if kind in (ActionKind.DECLINE, ActionKind.PASS):
+            fits = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
+            return Reason("explained", card=centre, because="waits" if fits else "fits_nothing")
+        if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+            melds = meld_table(obs.rules.max_seq_len)
+            k = Knowledge.from_observation(obs)
+            hand = k.hand
+            all_fit = kind is ActionKind.DISCARD and any(
+                r.table and direct_fit_mask(melds, r.table, hand) == hand for r in k.rivals
+            )
+            because = "all_fit_others" if all_fit else "needs_least"
+            return Reason("explained", card=action.card, because=because)
+        forced = obs.offeree if len(obs.tables) > 2 else obs.opponent
+        if kind is ActionKind.FORCE:
+            return Reason("explained", card=centre, because="force_breaks_hand")
+        if obs.hand_counts[forced] == 0:
+            because = "force_lets_out"
+        elif obs.hand_counts[forced] <= 2:
+            because = "opponent_close"
+        else:
+            because = "wants_card" if obs.source is Source.TURNED else "no_gain"
+        return Reason("explained", card=centre, because=because)
+
     def _wants(self, k: Knowledge, melds: MeldTable, centre: int) -> bool:
         options = melds.partitions(partition_mask(k.my_table) | 1 << centre, k.hand)
         if not options:

@@ -452,7 +452,9 @@ class SearchBot(Bot):
     def act(self, obs: Observation) -> Action:
         legal = obs.legal_actions
         if len(legal) == 1:
-            self.why = Reason("only_legal")
+            self.why = self._heuristic.explain(obs, legal[0])._replace(
+                key="only_legal", action=legal[0]
+            )
             return legal[0]
         rng = self.rng
         draw = self.opponent_hands(obs)
@@ -509,8 +511,26 @@ class SearchBot(Bot):
         action = candidates[best]
         mean = sum(results[best]) / len(results[best])
         rounds = len(results[best])
-        self.why = Reason("searched", card=obs.centre, action=action, mean=mean, deals=rounds)
+        self.why = self._reason(obs, candidates, results, best)._replace(
+            key="searched", card=obs.centre, action=action, mean=mean, deals=rounds
+        )
         return action
+
+    def _reason(
+        self, obs: Observation, candidates: list[Action], results: list[list[float]], best: int
+    ) -> Reason:
+        """Why the search's choice is good, in plain data, with the second-best candidate
+        and how much less likely to win it is (half the gap of the mean results, which run
+        from -1 to +1)."""
+        why = self._heuristic.explain(obs, candidates[best])
+        means = {i: sum(r) / len(r) for i, r in enumerate(results) if r and i != best}
+        if not means:
+            return why
+        second = max(means, key=lambda i: (means[i], -i))
+        drop = max(0.0, (sum(results[best]) / len(results[best]) - means[second]) / 2)
+        action = candidates[second]
+        meld = next((m for m in action.melds if m >> obs.centre & 1), 0) if obs.centre >= 0 else 0
+        return why._replace(second=action, second_meld=meld, drop=drop)
 
 
 class OracleBot(SearchBot):

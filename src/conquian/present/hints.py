@@ -1,23 +1,35 @@
 """Why a bot chose its move, in words: the :class:`~conquian.reasons.Reason` a bot
 gives as data, written in the language in use and with the cards as the screen shows them.
 
+A hint (the search's reason) says the move, why in plain terms, and the second-best
+move with how much less likely to win it is:
+
+>>> from conquian.actions import Action
+>>> from conquian.cards import parse_cards_mask
 >>> from conquian.reasons import Reason
 >>> reason_words(Reason("needs_least", card=19), CardLook())
 'Kh is the card it needs least and gives away least'
 >>> reason_words(Reason("external", text="searched 4000 deals"), CardLook())
 'searched 4000 deals'
+>>> reason_words(Reason("searched", card=16, action=Action.parse("take 5h6h7h"),
+...     because="completes", meld=parse_cards_mask("5h 6h 7h"), to_go=8,
+...     second=Action.parse("decline"), drop=0.12), CardLook(symbols=True))
+'Take: it completes 5♥ 6♥ 7♥ and leaves you 8 cards from going out. Second best: decline, 12 points less likely to win.'
 """
 
 from __future__ import annotations
 
+from ..actions import Action, ActionKind
+from ..cards import mask_indices
 from ..reasons import Reason
-from .i18n import GAME_WORDS
+from .i18n import GAME_WORDS, SOURCE_LANGUAGE, current_language, speaking
 from .spans import CardLook
-from .words import action_text
+from .words import action_text, command
 
 __all__ = ["reason_words"]
 
 _ = GAME_WORDS.gettext
+ngettext = GAME_WORDS.ngettext
 
 
 def _messages() -> dict[str, str]:
@@ -50,6 +62,10 @@ def reason_words(reason: Reason | None, look: CardLook) -> str:
     if reason.key == "external":
         return reason.text
     card = look.text(reason.card) if reason.card >= 0 else ""
+    if reason.because and reason.action is not None:
+        plain_words = _plain(reason, reason.action, look)
+        if plain_words is not None:
+            return plain_words
     if reason.key == "searched" and reason.action is not None:
         action = action_text(reason.action, look)
         score = f"{reason.mean:+.2f}"
@@ -64,3 +80,107 @@ def reason_words(reason: Reason | None, look: CardLook) -> str:
     if template is None:
         return reason.code
     return template.format(card=card)
+
+
+def _cards(mask: int, look: CardLook) -> str:
+    return " ".join(look.text(card) for card in mask_indices(mask))
+
+
+def _move(action: Action, look: CardLook) -> str:
+    """A move as the player types it, without the table: ``take``, ``discard K♥``,
+    ``no (do not force)``."""
+    kind = action.kind
+    if kind is ActionKind.TAKE:
+        return command("take")
+    if kind is ActionKind.PASS:
+        return command("pass")
+    if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+        word = command("discard" if kind is ActionKind.DISCARD else "exchange")
+        return f"{word} {look.text(action.card)}"
+    if kind is ActionKind.NO_FORCE:
+        return command("no") + _(" (do not force)")
+    return action_text(action, look)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _because(reason: Reason) -> str | None:
+    """The template of the first sentence, the move and why (None: no words for it)."""
+    sentences = {
+        # Translators: a hint: {move} is the command (Take), {meld} the cards of the meld
+        "goes_out": lambda: _("{move}: it completes {meld} and you go out."),
+        "completes": lambda: ngettext(
+            "{move}: it completes {meld} and leaves you {count} card from going out.",
+            "{move}: it completes {meld} and leaves you {count} cards from going out.",
+            max(0, reason.to_go),
+        ),
+        "lays": lambda: ngettext(
+            "{move}: lay {meld} from your hand first; {count} card from going out.",
+            "{move}: lay {meld} from your hand first; {count} cards from going out.",
+            max(0, reason.to_go),
+        ),
+        # Translators: a hint to decline or pass the centre card {card}
+        "fits_nothing": lambda: _("{move}: {card} fits nothing of yours."),
+        "waits": lambda: _("{move}: taking {card} helps you less than the cards still to come."),
+        # Translators: a hint: {move} is the command with the card, e.g. "Discard K♥"
+        "needs_least": lambda: _("{move}: it is the card you need least."),
+        "all_fit_others": lambda: _(
+            "{move}: every card of yours fits another player's table, and this one helps least."
+        ),
+        "force_breaks_hand": lambda: _("{move}: taking {card} makes him break up his hand."),
+        "force_lets_out": lambda: _("{move}: with {card} he would go out."),
+        "opponent_close": lambda: _("{move}: he is close to going out; forcing helps him."),
+        "wants_card": lambda: _("{move}: you want {card} for yourself."),
+        "no_gain": lambda: _("{move}: forcing would help him more than it hurts him."),
+    }
+    sentence = sentences.get(reason.because)
+    return None if sentence is None else sentence()
+
+
+def _second(reason: Reason) -> tuple[str, str]:
+    """The templates of the second sentence (the second-best move and how much less likely
+    to win it is) and of a take named by its cards; "" for none."""
+    if reason.second is None:
+        return "", ""
+    # Translators: a take named by the cards it melds the centre card with
+    take_with = _("{take} with {cards}")
+    if round(100 * reason.drop) <= 0:
+        return _("Second best: {move}, about as likely to win."), take_with
+    return ngettext(
+        # Translators: {points} points of winning chance (percentage points)
+        "Second best: {move}, {points} point less likely to win.",
+        "Second best: {move}, {points} points less likely to win.",
+        round(100 * reason.drop),
+    ), take_with
+
+
+def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
+    """A hint in plain words: the move and why, then the second-best move.  None when there
+    are no such words for it, or the language in use has not translated them yet (the
+    earlier words, which it has, are said instead of English ones)."""
+    first = _because(reason)
+    if first is None:
+        return None
+    second, take_with = _second(reason)
+    if current_language() != SOURCE_LANGUAGE:
+        with speaking(SOURCE_LANGUAGE):
+            english = (_because(reason), *_second(reason))
+        if any(t and t == e for t, e in zip((first, second, take_with), english, strict=True)):
+            return None
+    card = look.text(reason.card) if reason.card >= 0 else ""
+    words = first.format(
+        move=_capital(_move(action, look)),
+        meld=_cards(reason.meld, look),
+        count=max(0, reason.to_go),
+        card=card,
+    )
+    if reason.second is None:
+        return words
+    move = _move(reason.second, look)
+    if reason.second.kind is ActionKind.TAKE and reason.second_meld and reason.card >= 0:
+        with_cards = reason.second_meld & ~(1 << reason.card)
+        if with_cards:
+            move = take_with.format(take=move, cards=_cards(with_cards, look))
+    return f"{words} {second.format(move=move, points=round(100 * reason.drop))}"

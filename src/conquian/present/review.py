@@ -1,0 +1,220 @@
+"""A post-game review in words: each judged decision, the marks, the accuracy, a chart.
+
+The review itself (:mod:`conquian.bots.review`) is data: actions, chances between 0 and
+1 and the codes of its marks (``inaccuracy``, ``mistake``, ``blunder``).  Here are its
+sentences, in the language in use, and its one-line chart of the winning chance.
+
+>>> from conquian.actions import Action
+>>> from conquian.present.spans import plain
+>>> plain(decision_line(12, "decline 7h", 0.4, "take 5h6h7h", 0.9, "blunder"))
+'  12. decline 7h: 40% to win; better take 5h6h7h: 90% (blunder)'
+>>> chart([0.0, 0.5, 1.0])
+'▁▅█'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import Action, ActionKind
+from ..cards import mask_indices
+from ..melds import Partition
+from .i18n import GAME_WORDS, fill
+from .spans import BOLD, CMD, DIM, NOTE, CardLook, Line, Span
+from .words import action_text, command
+
+__all__ = [
+    "BLOCKS",
+    "chart",
+    "chart_line",
+    "deal_heading",
+    "decision_line",
+    "mark_word",
+    "move_words",
+    "percent",
+    "progress_text",
+    "review_heading",
+    "summary_lines",
+]
+
+_ = GAME_WORDS.gettext
+ngettext = GAME_WORDS.ngettext
+
+BLOCKS = "▁▂▃▄▅▆▇█"
+"""The chart's eight heights, from a chance of 0 to a chance of 1."""
+ASCII_BLOCKS = "_.-:=+*#"
+"""The same heights for a screen that cannot show the blocks."""
+
+
+def mark_word(code: str) -> str:
+    """The word of a mark's code."""
+    return {
+        # Translators: a review's mark of a decision that lost 10 to 20 points of winning chance
+        "inaccuracy": _("inaccuracy"),
+        # Translators: a review's mark of a decision that lost 20 to 30 points of winning chance
+        "mistake": _("mistake"),
+        # Translators: a review's mark of a decision that lost 30 points of winning chance or more
+        "blunder": _("blunder"),
+    }.get(code, code)
+
+
+def percent(chance: float) -> str:
+    """A chance between 0 and 1 as a whole percentage: ``40%``."""
+    # Translators: a percentage, e.g. 40%; keep {percent}
+    return _("{percent}%").format(percent=round(100 * chance))
+
+
+def move_words(action: Action, table: Partition, centre: int, look: CardLook) -> str:
+    """A move as short as a person writes it: a take names the melds it makes or changes
+    (``take 5h6h7h``, not the whole table), a refusal names the card (``decline 7h``)."""
+    kind = action.kind
+    if kind in (ActionKind.TAKE, ActionKind.PASS) and action.melds:
+        word = command("take" if kind is ActionKind.TAKE else "pass")
+        changed = [m for m in action.melds if m not in table] or list(action.melds)
+        return f"{word} " + "/".join(
+            "".join(look.text(card) for card in mask_indices(m)) for m in changed
+        )
+    if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+        word = command("discard" if kind is ActionKind.DISCARD else "exchange")
+        return f"{word} {look.text(action.card)}"
+    text = action_text(action, look)
+    if centre < 0:
+        return text
+    # Translators: a move and the centre card it was about, e.g. "decline 7h"
+    return _("{move} {card}").format(move=text, card=look.text(centre))
+
+
+def review_heading(name: str, player: int, samples: int) -> Line:
+    """The first line of a review."""
+    return fill(
+        ngettext(
+            "Review of {name} (player {player}): each move against the best, "
+            "{samples} sampled deal per decision",
+            "Review of {name} (player {player}): each move against the best, "
+            "{samples} sampled deals per decision",
+            samples,
+        ),
+        BOLD,
+        name=name,
+        player=player,
+        samples=samples,
+    )
+
+
+def deal_heading(deal: int, deals: int) -> Line:
+    """Above the decisions of one deal of a match record (nothing for a single deal)."""
+    if deals <= 1:
+        return []
+    return fill(_("Deal {deal} of {deals}"), BOLD, deal=deal, deals=deals)
+
+
+def decision_line(
+    move: int,
+    played: str,
+    chance_played: float,
+    best: str | None,
+    chance_best: float,
+    mark: str | None,
+) -> Line:
+    """A judged decision: its number in the record, the move played and its chance; with a
+    mark, the better move and its chance.  ``played`` and ``best`` are moves in words
+    (:func:`move_words`)."""
+    number = [Span(f"  {move:>2}. ")]
+    if mark is None or best is None:
+        return number + fill(
+            # Translators: a decision of a review: the move played and its winning chance
+            _("{played}: {chance} to win"),
+            played=Span(played, CMD),
+            chance=percent(chance_played),
+        )
+    return number + fill(
+        # Translators: a decision of a review that lost winning chance: the move played,
+        # its chance, the better move, its chance and the mark (inaccuracy, mistake, blunder)
+        _("{played}: {chance} to win; better {best}: {best_chance} ({mark})"),
+        played=Span(played, CMD),
+        chance=percent(chance_played),
+        best=Span(best, CMD),
+        best_chance=percent(chance_best),
+        mark=Span(mark_word(mark), NOTE),
+    )
+
+
+def chart(chances: Sequence[float], unicode: bool = True) -> str:
+    """The winning chances as one block each, low to high (``▁`` 0 to ``█`` 1)."""
+    blocks = BLOCKS if unicode else ASCII_BLOCKS
+    top = len(blocks) - 1
+    return "".join(blocks[max(0, min(top, round(c * top)))] for c in chances)
+
+
+def chart_line(chances: Sequence[float], unicode: bool = True) -> Line:
+    """The chart of a deal with its words."""
+    return fill(
+        # Translators: before a row of blocks, one per decision, low for a small winning
+        # chance and high for a large one
+        _("Winning chance, move by move: {chart}"),
+        chart=Span(chart(chances, unicode), NOTE),
+    )
+
+
+def summary_lines(
+    judged: int,
+    not_judged: int,
+    inaccuracies: int,
+    mistakes: int,
+    blunders: int,
+    accuracy: float | None,
+) -> list[Line]:
+    """The summary of a review: the accuracy, the marks, the decisions not judged."""
+    lines: list[Line] = []
+    if accuracy is None:
+        lines.append(fill(_("No decision had a choice to judge."), BOLD))
+    else:
+        lines.append(
+            fill(
+                ngettext(
+                    "Accuracy {accuracy} over {count} judged decision",
+                    "Accuracy {accuracy} over {count} judged decisions",
+                    judged,
+                ),
+                BOLD,
+                accuracy=percent(accuracy),
+                count=judged,
+            )
+        )
+        lines.append(
+            fill(
+                # Translators: the counts of each mark in a review
+                _("Inaccuracies: {inaccuracies}   Mistakes: {mistakes}   Blunders: {blunders}"),
+                inaccuracies=inaccuracies,
+                mistakes=mistakes,
+                blunders=blunders,
+            )
+        )
+    if not_judged:
+        lines.append(
+            fill(
+                ngettext(
+                    "{count} decision with a single legal action was not judged.",
+                    "{count} decisions with a single legal action were not judged.",
+                    not_judged,
+                ),
+                DIM,
+                count=not_judged,
+            )
+        )
+    lines.append(
+        fill(
+            _(
+                "Accuracy is the mean of 100% minus the winning chance lost at each judged "
+                "decision; a loss of 10, 20 or 30 points marks an inaccuracy, a mistake or "
+                "a blunder."
+            ),
+            DIM,
+        )
+    )
+    return lines
+
+
+def progress_text(done: int, total: int) -> str:
+    """Shown while a review is worked out."""
+    return _("Reviewing decision {done} of {total}").format(done=done, total=total)
