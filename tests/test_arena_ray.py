@@ -269,19 +269,21 @@ def test_cli_sigterm_on_ray_prints_the_result_so_far(head: Head, tmp_path: Path)
         assert chunk, f"the match ended early: {bar.decode(errors='replace')}"
         bar += chunk
     process.send_signal(signal.SIGTERM)
-    drained = threading.Thread(target=lambda: _drain(master), daemon=True)
+    said: list[bytes] = [bar]
+    drained = threading.Thread(target=_drain, args=(master, said), daemon=True)
     drained.start()
     out, _ = process.communicate(timeout=120)
-    assert process.returncode == 130
+    drained.join(timeout=30)
+    assert process.returncode == 130, b"".join(said).decode(errors="replace")[-4000:]
     data = json.loads(out)
     assert data["interrupted"] is True
     assert 0 < data["deals"] < 100000 and data["games"] == 2 * data["deals"]
 
 
-def _drain(fd: int) -> None:
+def _drain(fd: int, into: list[bytes]) -> None:
     try:
-        while os.read(fd, 4096):
-            pass
+        while chunk := os.read(fd, 4096):
+            into.append(chunk)
     except OSError:
         pass
     finally:

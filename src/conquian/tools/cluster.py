@@ -264,9 +264,11 @@ def run_on_ray(
                     if progress is not None:
                         progress(result.deals, deals, result)
         finally:
+            # not force=True: killing a worker whose task is just finishing crashes this
+            # driver inside Ray ("Tried to complete task that was not pending")
             for ref in pending:
                 with contextlib.suppress(Exception):  # finished meanwhile, or disconnected
-                    ray.cancel(ref, force=True)
+                    ray.cancel(ref)
 
 
 def _outcome(ray: Any, ref: Any) -> Any:
