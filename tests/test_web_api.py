@@ -62,7 +62,8 @@ def game_at(client: TestClient, game_id: str, seq: int) -> LiveMatch:
 
 
 def new_friend_game(client: TestClient) -> tuple[str, str, str]:
-    made = client.post("/api/games", json={"mode": "friend", "name": "Ana"})
+    # hints on (a game between people has none unless its creator asks for them)
+    made = client.post("/api/games", json={"mode": "friend", "name": "Ana", "hints": True})
     assert made.status_code == 201, made.text
     game_id = made.json()["id"]
     joined = client.post(f"/api/games/{game_id}/join", json={"name": "Ben"})

@@ -50,6 +50,10 @@ document.addEventListener("securitypolicyviolation",
   (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));"""
 """Collects what the content security policy blocked (an init script, which the CSP allows)."""
 
+ASK_ME = 'localStorage.setItem("conquian.autoplay", "off");'
+"""These tests make every move themselves: the page is not to decline or play for them
+(tests/test_web_browser_play.py tests that it does)."""
+
 
 def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -> None:
     """Keep every websocket message the page receives, to check it against the true game.
@@ -65,6 +69,7 @@ def listen(page: Page, seat: int | None, frames: list[tuple[int | None, str]]) -
 
     page.on("websocket", on_socket)
     page.add_init_script(CSP_WATCH)
+    page.add_init_script(ASK_ME)
 
 
 def csp_violations(page: Page) -> list[str]:
@@ -309,6 +314,7 @@ def test_the_two_player_mexican_game_plays_its_exchange_in_the_browser(
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.add_init_script(CSP_WATCH)
+    page.add_init_script(ASK_ME)
     page.goto(server + "/")
     made = page.evaluate(
         """() => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},

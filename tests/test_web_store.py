@@ -78,12 +78,15 @@ def test_shuffles_are_stored_once_and_each_seat_adds_one_seed(stores: list[Store
     one, two = stores
     first = DealRow(1, "ab" * 32, "cd" * 32, (None, None))
     one.create_game(game_row("g1"), first)
-    assert not two.add_deal("g1", DealRow(1, "ee" * 32, "ff" * 32, (None, None)))  # stored already
-    assert two.add_deal("g1", DealRow(2, "12" * 32, "34" * 32, (None, None)))
-    assert one.add_client_seed("g1", 1, 0, "0f0f")
-    assert not two.add_client_seed("g1", 1, 0, "eeee")  # the first seed given stays
-    assert two.add_client_seed("g1", 1, 1, "")
-    assert not one.add_client_seed("g1", 3, 0, "01")  # no such deal
+    # stored already: the shuffle stored first is the one every process uses
+    assert two.add_deal("g1", DealRow(1, "ee" * 32, "ff" * 32, (None, None))) == first
+    second = DealRow(2, "12" * 32, "34" * 32, (None, None))
+    assert two.add_deal("g1", second) == second
+    assert one.add_client_seed("g1", 1, 0, "0f0f") == first.with_seed(0, "0f0f")
+    assert two.add_client_seed("g1", 1, 0, "eeee") is None  # the first seed given stays
+    # the other process is told every seed stored so far, not only its own
+    assert two.add_client_seed("g1", 1, 1, "") == DealRow(1, "ab" * 32, "cd" * 32, ("0f0f", ""))
+    assert one.add_client_seed("g1", 3, 0, "01") is None  # no such deal
     loaded = one.load("g1")
     assert loaded is not None
     assert loaded[0].fair is False  # game_row makes a game of before fair shuffles
@@ -226,3 +229,60 @@ def test_seats_keep_their_level_and_invitation_and_the_lobby_counts_free_seats(
     assert again is not None and again[0].status == "playing"
     assert again[0].seats[1].invite_hash == hash_token("invite-1")  # kept: the link is used
     assert [g["id"] for g in two.lobby()["playing"]] == ["m1"]
+
+
+def test_the_action_that_ends_a_deal_fixes_the_next_deals_seeds(stores: list[Store]) -> None:
+    """The next deal's shuffle is stored (or read) with the action that ends a deal, with the
+    seeds given so far; a seed that comes later for that deal is refused."""
+    one, two = stores
+    one.create_game(game_row("g1"), DealRow(1, "ab" * 32, "cd" * 32, ("", "")))
+    drawn_here = DealRow(2, "11" * 32, "22" * 32, (None, None))
+    drawn_there = DealRow(2, "33" * 32, "44" * 32, (None, None))
+    assert two.add_deal("g1", drawn_there) == drawn_there  # the other process stored first
+    assert two.add_client_seed("g1", 2, 1, "beef") == drawn_there.with_seed(1, "beef")
+    one.add_action("g1", ActionRow(1, 1, 0, "decline"))
+    ended = one.add_action(
+        "g1", ActionRow(2, 1, 1, "discard Kh"), record=(1, "draw", "r"), next_deal=drawn_here
+    )
+    assert ended == drawn_there.with_seed(1, "beef")  # the stored shuffle, with its seed
+    assert two.add_client_seed("g1", 2, 0, "f00d") is None  # deal 2 is dealt: too late
+    loaded = one.load("g1")
+    assert loaded is not None and loaded[2][1] == drawn_there.with_seed(1, "beef")
+    # a shuffle not stored yet is stored by that action
+    made = DealRow(3, "55" * 32, "66" * 32, (None, None))
+    assert (
+        one.add_action("g1", ActionRow(3, 2, 0, "x"), record=(2, "d", "r"), next_deal=made) == made
+    )
+    assert one.add_deal("g1", DealRow(3, "77" * 32, "88" * 32, (None, None))) == made
+
+
+def test_every_write_notifies_the_other_processes_once_committed(stores: list[Store]) -> None:
+    """On PostgreSQL each write to a game sends the game's id, the kind of change, a number
+    and the writer's origin, once its transaction commits; a refused write sends nothing."""
+    one, two = stores
+    if one.channel is None:
+        pytest.skip("SQLite serves one process: no notifications")
+    import psycopg
+    from psycopg import sql
+
+    from conquian.web.notify import libpq_url
+
+    assert one.channel == two.channel and one.origin != two.origin
+    with psycopg.connect(libpq_url(one.url), autocommit=True) as listener:
+        listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(one.channel)))
+        one.create_game(game_row("g1"), DealRow(1, "ab" * 32, "cd" * 32, (None, None)))
+        assert one.join("g1", 1, "Ben", hash_token("b"))
+        assert two.add_client_seed("g1", 1, 0, "0f") is not None
+        one.add_action("g1", ActionRow(1, 1, 0, "decline"))
+        with pytest.raises(IntegrityError):
+            two.add_action("g1", ActionRow(1, 1, 0, "decline"))
+        assert two.add_client_seed("g1", 1, 0, "0e") is None  # refused: no notification
+        assert two.set_rematch("g1", game_row("r1", rematch_of="g1"))
+        got = [n.payload for n in listener.notifies(timeout=2, stop_after=4)]
+        assert got == [
+            f"g1 j 1 {one.origin}",
+            f"g1 s 1 {two.origin}",
+            f"g1 a 1 {one.origin}",
+            f"g1 r 0 {two.origin}",
+        ]
+        assert not list(listener.notifies(timeout=0.3))  # nothing more: not the refused ones

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from conquian.cards import CARDS, mask_indices
+from conquian.cards import CARDS, format_mask, mask_indices
 from conquian.state import GameState
 from conquian.web.hub import LiveMatch
 from conquian.web.store import Store, hash_token
@@ -71,7 +71,12 @@ def assert_secret(message: dict[str, Any], game: LiveMatch, seat: int | None) ->
     if message.get("last") is not None:
         finished = game.finished[-1][0].state
         text = json.dumps(message["last"])
-        leaked = set(CARD_TOKEN.findall(text)) & forbidden_for(finished, seat)
+        # once a deal is over its hands are public (its ``hands``), never its stock
+        shown = {str(CARDS[i]) for hand in finished.hands for i in mask_indices(hand)}
+        assert message["last"].get("hands", []) == [
+            format_mask(hand).split() for hand in finished.hands
+        ], "the last deal's hands are not the hands it ended with"
+        leaked = set(CARD_TOKEN.findall(text)) & (forbidden_for(finished, seat) - shown)
         assert not leaked, f"seat {seat} was sent hidden cards of the last deal {sorted(leaked)}"
     seeds = {str(game.match.seed), str(game.bot_seed)}
     seeds |= {str(g.seed) for g in game.match.games if g.seed is not None}

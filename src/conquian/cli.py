@@ -928,6 +928,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="also let pages of this origin (https://games.example) use the server; "
         "repeat for more, '*' for any (default: the server's own pages only)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N processes sharing the port (default 1); more than one needs "
+        "a PostgreSQL --db",
+    )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(

@@ -7,6 +7,13 @@ each seat is a websocket whose bot answers the observations it receives.  It
 measures every action's round trip (sent → the server's acknowledgement, which
 comes after the commit) and prints throughput and latency percentiles.  It stops
 by itself: when every game is over, or after ``--timeout`` seconds.
+
+``--db`` gives the server another database (a PostgreSQL URL), ``--workers N`` starts it
+as ``conquian serve --workers N``, and ``--kill-after S`` kills one worker with SIGKILL S
+seconds into the games: its clients connect again (to the workers left, or the one started
+in its place) and play on, and the run counts the acknowledged actions the database lacks
+afterwards (it should be none).  The server's CPU time over the games (its processes',
+from ``/proc``) divided by the actions is printed as the CPU per action.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import asyncio
 import json
 import os
 import random
+import re
+import signal
 import socket
 import statistics
 import subprocess
@@ -119,62 +128,114 @@ class Stats:
     games_done: int = 0
     actions: int = 0
     start: float = 0.0
+    acked: dict[tuple[str, int], str] = field(default_factory=dict)
+    """Every acknowledged action: (game, number) → the action."""
+    seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
+    """When each seat first received each game's state after each number of actions."""
+    reconnects: int = 0
+    unanswered: int = 0
+    """Actions sent on a connection that broke before their acknowledgement came."""
+
+
+def seat_delays(stats: Stats) -> list[float]:
+    """For each acknowledged action, how long after its acknowledgement the other seat
+    received the new state (negative: before it)."""
+    out = []
+    for (game, seq, seat), at in stats.seen_at.items():
+        other = stats.seen_at.get((game, seq, 1 - seat))
+        if other is not None and (game, seq) in stats.acked and seat < 1 - seat:
+            out.append(abs(other - at))
+    return out
 
 
 async def play_seat(
-    ws_base: str, game_id: str, token: str, bot_name: str, seed: int, stats: Stats, think: float
+    ws_base: str,
+    game_id: str,
+    token: str,
+    bot_name: str,
+    seed: int,
+    stats: Stats,
+    think: float,
+    seat: int = 0,
+    reconnect: bool = False,
 ) -> bool:
     """Play one seat to the end of the match; True when the match ended.
 
     Before each action the seat waits ``think`` seconds on average (uniform in
-    0.5-1.5 times it), as a person would; 0 sends each action at once.
+    0.5-1.5 times it), as a person would; 0 sends each action at once.  ``reconnect``:
+    when the connection breaks (its server process died), connect again and play on.
     """
     rng = random.Random(seed)
     bot = make_bot(bot_name, rng=random.Random(seed))
     dealt = -1
-    sent_at: dict[int, float] = {}
     next_id = 0
-    async with websockets.connect(
-        f"{ws_base}/ws/{game_id}", max_size=2**22, compression=None
-    ) as ws:
-        await ws.send(hello(token))
-        async for raw in ws:
-            msg = json.loads(raw)
-            if msg["type"] == "error":
-                stats.errors.append(msg["message"])
-                continue
-            if msg["type"] != "state":
-                continue
-            ack = msg.get("ack")
-            if ack in sent_at:
-                now = time.perf_counter()
-                stats.latencies.append(now - sent_at.pop(ack))
-                stats.acked_at.append(now)
-                stats.actions += 1
-            if msg["match"]["over"]:
-                stats.finished_at.append(time.perf_counter())
-                return True
-            obs_data = msg["obs"]
-            if obs_data is None or not obs_data["legal_actions"] or sent_at:
-                continue  # (None: the first deal waits for the other player's hello)
-            obs = Observation.from_dict(obs_data)
-            deal = msg["match"]["deal"]
-            if deal != dealt:
-                bot.new_deal(obs.viewer, obs.rules)
-                dealt = deal
-            action = bot.act(obs)
-            if think:
-                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            next_id += 1
-            sent_at[next_id] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "action": str(action), "id": next_id}))
-    return False
+    tries = 0
+    while True:
+        sent_at: dict[int, tuple[float, str]] = {}
+        try:
+            async with websockets.connect(
+                f"{ws_base}/ws/{game_id}", max_size=2**22, compression=None
+            ) as ws:
+                tries = 0
+                await ws.send(hello(token))
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg["type"] == "error":
+                        stats.errors.append(msg["message"])
+                        continue
+                    if msg["type"] != "state":
+                        continue
+                    now = time.perf_counter()
+                    stats.seen_at.setdefault((game_id, msg["seq"], seat), now)
+                    ack = msg.get("ack")
+                    if ack in sent_at:
+                        began, action_text = sent_at.pop(ack)
+                        stats.latencies.append(now - began)
+                        stats.acked_at.append(now)
+                        stats.actions += 1
+                        stats.acked[game_id, msg["seq"]] = action_text
+                    if msg["match"]["over"]:
+                        stats.finished_at.append(time.perf_counter())
+                        return True
+                    obs_data = msg["obs"]
+                    if obs_data is None or not obs_data["legal_actions"] or sent_at:
+                        continue  # (None: the first deal waits for the other player's hello)
+                    obs = Observation.from_dict(obs_data)
+                    deal = msg["match"]["deal"]
+                    if deal != dealt:
+                        bot.new_deal(obs.viewer, obs.rules)
+                        dealt = deal
+                    action = bot.act(obs)
+                    if think:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    next_id += 1
+                    sent_at[next_id] = (time.perf_counter(), str(action))
+                    await ws.send(json.dumps({"type": "act", "action": str(action), "id": next_id}))
+            return False
+        except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake):
+            if not reconnect or tries >= 50:
+                raise
+            stats.unanswered += len(sent_at)
+            stats.reconnects += tries == 0
+            tries += 1
+            dealt = -1  # the bot starts the deal afresh from the state it is sent
+            await asyncio.sleep(min(0.05 * 2**tries, 1.0) * rng.uniform(0.5, 1.5))
 
 
 async def run_load(
-    base: str, games: int, bot_name: str, seed: int, stats: Stats, think: float = 0.0
+    base: str,
+    games: int,
+    bot_name: str,
+    seed: int,
+    stats: Stats,
+    think: float = 0.0,
+    *,
+    reconnect: bool = False,
+    started: Any = None,
 ) -> float:
-    """Create ``games`` friend games and play them all at once; returns the playing time."""
+    """Create ``games`` friend games and play them all at once; returns the playing time.
+
+    ``started()`` is called as the games start (after they are made)."""
     loop = asyncio.get_running_loop()
     seats: list[tuple[str, str]] = []
     for i in range(games):
@@ -186,10 +247,12 @@ async def run_load(
         )
         seats += [(made["id"], made["token"]), (made["id"], joined["token"])]
     ws_base = "ws" + base.removeprefix("http")
+    if started is not None:
+        started()
     start = stats.start = time.perf_counter()
     results = await asyncio.gather(
         *(
-            play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think)
+            play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think, i % 2, reconnect)
             for i, (game_id, token) in enumerate(seats)
         ),
         return_exceptions=True,
@@ -210,6 +273,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
     lat = [x * 1000 for x in stats.latencies] or [0.0]
+    other = [x * 1000 for x in seat_delays(stats)] or [0.0]
     # throughput while every game was still being played (until the first one ended)
     first_end = min(stats.finished_at, default=stats.start + elapsed)
     window = first_end - stats.start
@@ -233,7 +297,75 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
             "p99": round(percentile(lat, 0.99), 2),
             "max": round(max(lat), 2),
         },
+        "other_seat_ms": {
+            "p50": round(percentile(other, 0.50), 2),
+            "p99": round(percentile(other, 0.99), 2),
+            "max": round(max(other), 2),
+        },
+        "reconnects": stats.reconnects,
+        "unanswered": stats.unanswered,
     }
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its child processes (Linux)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = [int(c) for c in f.read().split()]
+    except OSError:
+        return [pid]
+    return [pid, *children]
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) of a process, its live children, and its children that
+    have ended (Linux ``/proc``; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for at, p in enumerate(process_tree(pid)):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        utime, stime, cutime, cstime = (int(x) for x in fields[11:15])
+        total += utime + stime + (cutime + cstime if at == 0 else 0)
+    return total / tick
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process and its children, in MiB (Linux)."""
+    total = 0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/status") as f:
+                found = re.search(r"VmRSS:\s+(\d+) kB", f.read())
+        except OSError:
+            continue
+        total += int(found[1]) if found else 0
+    return total / 1024
+
+
+def worker_pids(log: Path) -> list[int]:
+    """The worker processes a ``conquian serve --workers N`` said it started, in its log."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return [int(p) for p in re.findall(r"worker \d+ started \(pid (\d+)\)", text)]
+
+
+def lost_actions(db_url: str, acked: dict[tuple[str, int], str]) -> int:
+    """How many acknowledged actions the database does not hold as acknowledged."""
+    from ..web.store import Store
+
+    store = Store(db_url)
+    try:
+        stored: dict[str, dict[int, str]] = {}
+        for game, _ in acked:
+            if game not in stored:
+                loaded = store.load(game)
+                stored[game] = {} if loaded is None else {a.seq: a.action for a in loaded[1]}
+        return sum(1 for (game, seq), text in acked.items() if stored[game].get(seq) != text)
+    finally:
+        store.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -256,43 +388,101 @@ def main(argv: list[str] | None = None) -> int:
         help="use this server on this computer (http://127.0.0.1:PORT) instead of starting "
         "one; start it with --rate-limit off, as every game is made from one address",
     )
+    parser.add_argument(
+        "--db", help="the database of the server started (default: a fresh SQLite file)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (conquian serve --workers N)"
+    )
+    parser.add_argument(
+        "--kill-after",
+        type=float,
+        metavar="S",
+        help="kill one worker (SIGKILL) S seconds into the games; its clients reconnect",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.think_ms < 0 or args.timeout <= 0:
-        parser.error("--games must be at least 1, --think-ms and --timeout not negative")
+    if args.games < 1 or args.think_ms < 0 or args.timeout <= 0 or args.workers < 1:
+        parser.error(
+            "--games and --workers must be at least 1, --think-ms and --timeout not negative"
+        )
     if args.url is not None:
         host = urllib.parse.urlsplit(args.url).hostname
         if host not in ("127.0.0.1", "localhost", "::1"):
             parser.error("--url must be a server on this computer (loopback only)")
+        if args.kill_after is not None or args.db or args.workers != 1:
+            parser.error("--db, --workers and --kill-after are for the server this starts")
+    if args.kill_after is not None and args.workers < 2:
+        parser.error("--kill-after needs --workers 2 or more")
     stats = Stats()
     proc = None
     tmp = tempfile.TemporaryDirectory(prefix="conquian-load-")
+    log = Path(tmp.name) / "server.log"
+    db = args.db or f"sqlite:///{Path(tmp.name) / 'load.sqlite3'}"
+    cpu: dict[str, float] = {}
+    memory = 0.0
+    killed: list[int] = []
     try:
         base = args.url
         if base is None:
-            db = Path(tmp.name) / "load.sqlite3"
             # every game is made from this one address: the server's rate limit is off
-            proc, base = start_server(f"sqlite:///{db}", args=["--rate-limit", "off"])
+            more = ["--rate-limit", "off", "--workers", str(args.workers)]
+            proc, base = start_server(db, args=more, log=log)
+        server = proc
+
+        def started() -> None:
+            if server is not None:
+                cpu["start"] = cpu_seconds(server.pid)
+                if args.kill_after is not None:
+                    loop = asyncio.get_running_loop()
+                    loop.call_later(args.kill_after, kill_one)
+
+        def kill_one() -> None:
+            pids = [p for p in worker_pids(log) if server and p in process_tree(server.pid)]
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                killed.append(pids[0])
 
         async def bounded() -> float:
-            return await asyncio.wait_for(
-                run_load(base, args.games, args.bot, args.seed, stats, args.think_ms / 1000),
-                args.timeout,
+            reconnect = args.kill_after is not None
+            playing = run_load(
+                base,
+                args.games,
+                args.bot,
+                args.seed,
+                stats,
+                args.think_ms / 1000,
+                reconnect=reconnect,
+                started=started,
             )
+            return await asyncio.wait_for(playing, args.timeout)
 
         try:
             elapsed = asyncio.run(bounded())
         except TimeoutError:
             stats.errors.append(f"stopped after {args.timeout} s")
             elapsed = args.timeout
+        if proc is not None and "start" in cpu:
+            cpu["end"] = cpu_seconds(proc.pid)
+            memory = rss_mib(proc.pid)
     finally:
         if proc is not None:
             proc.terminate()
-            proc.wait(10)
-        tmp.cleanup()
+            proc.wait(30)
     result = report(stats, args.games, elapsed)
     result["cpus"] = os.cpu_count()
     result["think_ms"] = args.think_ms
+    result["workers"] = args.workers
+    if "end" in cpu and stats.actions:
+        result["server_cpu_s"] = round(cpu["end"] - cpu["start"], 2)
+        result["server_cpu_ms_per_action"] = round(
+            1000 * (cpu["end"] - cpu["start"]) / stats.actions, 3
+        )
+        result["server_rss_mib"] = round(memory, 1)
+    if proc is not None:
+        result["lost_acknowledged"] = lost_actions(db, stats.acked)
+        result["killed_worker"] = killed[0] if killed else None
+    tmp.cleanup()
     if args.json:
         print(json.dumps(result))
     else:
@@ -312,9 +502,31 @@ def main(argv: list[str] | None = None) -> int:
             f"action round trip (ms): mean {lat['mean']}, p50 {lat['p50']}, p90 {lat['p90']}, "
             f"p99 {lat['p99']}, max {lat['max']}"
         )
+        other = result["other_seat_ms"]
+        print(
+            f"the other seat's state after the acknowledgement (ms): p50 {other['p50']}, "
+            f"p99 {other['p99']}, max {other['max']}"
+        )
+        if "server_cpu_ms_per_action" in result:
+            print(
+                f"server ({args.workers} process(es)): {result['server_cpu_s']} s of CPU, "
+                f"{result['server_cpu_ms_per_action']} ms per action; "
+                f"{result['server_rss_mib']} MiB resident at the end"
+            )
+        if "lost_acknowledged" in result:
+            print(
+                f"acknowledged actions missing from the database: {result['lost_acknowledged']}"
+                + (
+                    f"; worker {killed[0]} killed, {stats.reconnects} reconnections, "
+                    f"{stats.unanswered} actions sent but never answered"
+                    if killed
+                    else ""
+                )
+            )
         for error in stats.errors[:5]:
             print(f"error: {error}")
-    return 0 if not stats.errors and result["games_finished"] == args.games else 1
+    ok = not stats.errors and result["games_finished"] == args.games
+    return 0 if ok and not result.get("lost_acknowledged") else 1
 
 
 if __name__ == "__main__":

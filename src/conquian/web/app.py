@@ -22,6 +22,10 @@ route                                         what it does
 ``GET /api/rules?rules=SPEC``                 the rules in words: every rule, how to play
 ``GET /api/words?lang=CODE``                  the page's words in a language (the catalogue
                                               ``conquian-web`` as JSON: :mod:`.languages`)
+``GET /manifest.webmanifest``                 the web app manifest (to add the page to a
+                                              phone's home screen)
+``GET /sw.js``                                the service worker: the page's files kept for
+                                              a visit without a network
 ``WS /ws/{id}``                               play (first message ``{"type": "hello",
                                               "token": …}``) or watch (``{"type": "hello"}``)
 ============================================  =============================================
@@ -74,8 +78,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message
@@ -113,8 +124,10 @@ _ = WEB_WORDS.gettext
 class _App(Starlette):
     def build_middleware_stack(self) -> ASGIApp:
         # outermost, so that even the answer of an unexpected error has the headers; then
-        # the language, so that every word of an answer (its errors too) is in the reader's
-        return SecurityHeaders(Speaking(super().build_middleware_stack()))
+        # the language, so that every word of an answer (its errors too) is in the reader's;
+        # compression between them (HTTP answers only: websockets pass through untouched)
+        stack = Speaking(super().build_middleware_stack())
+        return SecurityHeaders(GZipMiddleware(stack, minimum_size=600))
 
 
 class _Static(StaticFiles):
@@ -149,6 +162,7 @@ def create_app(
         store = Store(url)
         app.state.hub = Hub(store, bot_delay=bot_delay)
         try:
+            await app.state.hub.start()  # hear other processes' changes before serving
             yield
         finally:
             await app.state.hub.close()
@@ -165,6 +179,8 @@ def create_app(
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
+        Route("/manifest.webmanifest", manifest),
+        Route("/sw.js", service_worker),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]
@@ -276,6 +292,25 @@ async def index(request: Request) -> Response:
     )
 
 
+async def manifest(request: Request) -> Response:
+    """The web app manifest, so that the page can be added to a phone's home screen."""
+    return FileResponse(
+        STATIC / "manifest.webmanifest",
+        media_type="application/manifest+json",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+async def service_worker(request: Request) -> Response:
+    """The service worker (``static/sw.js``), served from the root so that its scope is the
+    whole site: it keeps the page's files for a visit without a network."""
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
 async def page_words(request: Request) -> Response:
     """The page's words in ``?lang=`` (else the request's language): see :func:`catalogue`."""
     return JSONResponse(
@@ -286,7 +321,7 @@ async def page_words(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     data = await _body(request, "create")
-    unknown = set(data) - {"mode", "level", "name", "rules", "public", "seats"}
+    unknown = set(data) - {"mode", "level", "name", "rules", "public", "seats", "hints"}
     if unknown:
         raise UserError(
             _("Unknown field(s): {fields}.").format(fields=", ".join(sorted(map(str, unknown))))
@@ -298,6 +333,7 @@ async def create_game(request: Request) -> Response:
         rules=data.get("rules"),
         public=data.get("public"),
         seats=data.get("seats"),
+        hints=data.get("hints"),
     )
     answer = {
         "id": live.id,
@@ -324,7 +360,7 @@ async def join_game(request: Request) -> Response:
 
 async def game_info(request: Request) -> Response:
     hub = _hub(request)
-    live = await hub.get(request.path_params["game_id"])
+    live = await hub.get(request.path_params["game_id"], current=True)
     summary = live.summary()
     hub.release(live)
     return JSONResponse(summary)
@@ -576,7 +612,7 @@ async def _hello(hub: Hub, live: LiveMatch, conn: Conn, data: dict[str, Any]) ->
     if isinstance(lang, str) and lang.strip():
         conn.lang = negotiate([lang[:40]])
     with speaking(conn.lang):
-        conn.seat = live.seat_for(token) if token else None
+        conn.seat = await hub.seat_of(live, token) if token else None
         if conn.seat == 0 and token:  # the creator: told the invitations of the free seats
             conn.invites = {i["seat"]: i["code"] for i in live.invitations(token, taken=True)}
         if token and conn.seat is None:

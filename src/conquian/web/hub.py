@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -33,6 +34,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import IntegrityError
+
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, Budget, make_bot
 from ..cards import CARDS, format_mask, mask_indices
@@ -43,7 +46,7 @@ from ..match import DealResult, Match
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
-from ..present.i18n import LANGUAGES, negotiate, speaking
+from ..present.i18n import LANGUAGES, current_language, negotiate, speaking
 from ..present.spans import CardLook, Line, Span
 from ..present.words import (
     Names,
@@ -60,6 +63,7 @@ from ..rules import Rules, find_rules
 from ..seats import Seat, Table
 from . import words
 from .languages import WEB_WORDS
+from .notify import Listener
 from .security import dumps
 from .store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 
@@ -94,6 +98,14 @@ class UserError(ConquianError):
         """The message as :func:`segments` (its cards as ``{"card": "Kh"}``), when it names
         cards: the browser draws them in the deck it shows."""
 
+
+DB_THREADS = 4
+"""Threads that talk to a PostgreSQL database (commits of different games overlap)."""
+BOT_STANDBY = 3.0
+COMMIT_TRIES = 5
+"""Times one move is judged and stored again after other processes' moves got in first."""
+"""Seconds a process that learnt of an action from another process waits (beyond the bot
+delay) before moving the computer seat itself: the other process should have moved it."""
 
 OUTBOX_MESSAGES = 256
 """The most messages waiting to be sent to one connection; past that it is closed."""
@@ -287,6 +299,7 @@ class LiveMatch:
         self.rematch_id = row.rematch_id
         self.public = row.public
         self.invite_only = row.invite_only
+        self.hints = row.hints
         self.seats: list[SeatRow] = list(row.seats)
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
         self.table = Table(
@@ -307,6 +320,14 @@ class LiveMatch:
         self.bot_task: asyncio.Task[None] | None = None
         self.evicted = False
         """Dropped from the hub's memory; a new connection loads the game again."""
+        self.bot_backup = False
+        """The bot task stands in for another process: it moves only if that one did not."""
+        self.bot_waiting = False
+        """The bot task is waiting (as a stand-in) to see whether another process moves."""
+        self.stale_rows = False
+        """Another process changed a seat, a seed or the rematch: read the game's rows again."""
+        self._shown: dict[Any, tuple[str, ...]] = {}
+        self._last: dict[Any, dict[str, Any] | None] = {}
         self.fair = row.fair
         self.shuffles: dict[int, DealRow] = {d.deal: d for d in deals}
         """The fair shuffle of each deal drawn so far (with its secret server seed)."""
@@ -364,10 +385,50 @@ class LiveMatch:
             return None
         return {"deal": number, "commitment": self.shuffle_for(number).commitment}
 
-    def add_seed(self, seat: int, number: int, seed: str) -> None:
-        """A stored seed of ``seat`` for deal ``number`` (``""``: none); deals if now due."""
-        self.shuffles[number] = self.shuffle_for(number).with_seed(seat, seed)
+    def add_seed(self, stored: DealRow) -> None:
+        """The shuffle of a deal as stored with a new seed (and every seed stored before it,
+        by any process); deals if now due."""
+        self.adopt_shuffle(stored)
         self._deal_if_due()
+
+    def adopt_shuffle(self, stored: DealRow) -> None:
+        """Use the shuffle of a deal as the database has it (another process may have drawn
+        and stored it first): a shuffle drawn here for that deal is dropped unstored."""
+        self.shuffles[stored.deal] = stored
+        self.unsaved = [row for row in self.unsaved if row.deal != stored.deal]
+
+    def catch_up(
+        self, row: MatchRow | None, stored: Sequence[ActionRow], deals: Sequence[DealRow]
+    ) -> bool:
+        """Bring this copy up to date with what other processes stored: the seats, the
+        rematch (from ``row``, if given), the shuffles and their seeds, and the actions after
+        :attr:`seq` (each one checked again by the engine).  Returns whether anything changed.
+
+        :raises ConquianError: if a stored action is out of order or not legal.
+        """
+        changed = False
+        if row is not None and list(row.seats) != self.seats:
+            self.seats = list(row.seats)
+            self.set_names()
+            changed = True
+        if row is not None and self.status == "open" and row.status != "open":
+            self.status = row.status
+            changed = True
+        if row is not None and self.rematch_id is None and row.rematch_id is not None:
+            self.rematch_id = row.rematch_id
+            changed = True
+        for deal in deals:
+            if self.shuffles.get(deal.deal) != deal:
+                self.adopt_shuffle(deal)
+                changed = True
+        dealt = self.dealt
+        self._deal_if_due()
+        changed = changed or self.dealt != dealt
+        for action_row in stored:
+            if action_row.seq > self.seq:
+                self._replay(action_row)
+                changed = True
+        return changed
 
     # ------------------------------------------------------------ engine
 
@@ -378,9 +439,16 @@ class LiveMatch:
 
     def shown_names(self) -> tuple[str, ...]:
         """The players' names in the language in use (:func:`.words.shown_names`)."""
-        return tuple(
-            words.shown_names([(s.kind, s.name, self.level_of(s.seat)) for s in self.seats])
-        )
+        key = (current_language(), tuple(self.seats), self.level)
+        found = self._shown.get(key)
+        if found is None:
+            found = tuple(
+                words.shown_names([(s.kind, s.name, self.level_of(s.seat)) for s in self.seats])
+            )
+            if len(self._shown) > 16:
+                self._shown.clear()
+            self._shown[key] = found
+        return found
 
     @property
     def look(self) -> CardLook:
@@ -532,6 +600,7 @@ class LiveMatch:
             "rules": self.rules.to_spec(),
             "deck": self.rules.deck_style.value,
             "cards_to_win": self.rules.cards_to_win,
+            "hints": self.hints,
         }
 
     def _fair_view(self) -> dict[str, Any] | None:
@@ -613,10 +682,20 @@ class LiveMatch:
                 "leader": self.match.leader,
                 "scoring": self.rules.scoring.value,
             },
-            "last": self._last_deal(seat),
+            "last": self._last_deal_once(seat),
             "fair": self._fair_view(),
         }
         return out
+
+    def _last_deal_once(self, seat: int | None) -> dict[str, Any] | None:
+        """:meth:`_last_deal`, worked out once for each viewer, language and finished deal
+        (it changes only when a deal is settled or a seat's name does)."""
+        key = (seat, current_language(), len(self.finished), self.match.is_over, self.names)
+        if key not in self._last:
+            if len(self._last) > 32:
+                self._last.clear()
+            self._last[key] = self._last_deal(seat)
+        return self._last[key]
 
     def _last_deal(self, seat: int | None) -> dict[str, Any] | None:
         if not self.finished:
@@ -644,6 +723,8 @@ class LiveMatch:
             "value": result.value,
             "lines": lines,
             "tables": [_melds(t) for t in obs.tables],
+            # every hand as the deal ended: public now that the deal is over
+            "hands": [_cards(h) for h in game.state.hands],
         }
         if game.fair is not None and game.fair.server_seed is not None:
             # revealed now that the deal is over: anyone may deal the same deck again
@@ -658,6 +739,22 @@ class LiveMatch:
                 "players": self.rules.num_players,
             }
         return out
+
+
+def _cannot_act(live: LiveMatch, seat: int) -> UserError | None:
+    """Why ``seat`` cannot move now (None: it may)."""
+    if not live.joined:
+        return UserError(words.waiting_to_join())
+    if not live.dealt:
+        return UserError(_("The first deal is being shuffled: waiting for every player's seed."))
+    if live.match.is_over:
+        return UserError(_("The match is over; no more moves can be made."))
+    to_act = live.game.state.to_act
+    if to_act != seat:
+        turn = IllegalActionError.not_your_turn(seat, to_act)
+        shown = (name or _("your opponent") for name in live.shown_names())
+        return refusal(turn, Names(tuple(shown), me=seat), live.look)
+    return None
 
 
 def _with_invitations(live: LiveMatch, conn: Conn, view: dict[str, Any]) -> dict[str, Any]:
@@ -757,18 +854,46 @@ def seat_choices(seats: Any, players: int, spec: str) -> list[tuple[str, str | N
 
 
 class Hub:
-    """Every live game, the database, and the worker threads for storage and bots."""
+    """Every live game, the database, and the worker threads for storage and bots.
+
+    Several processes may serve the same games from one PostgreSQL database.  Each keeps
+    the games its clients use in memory; an action is committed with its number, which the
+    database accepts once (a process whose copy was behind is refused, brings its copy up
+    to date and judges the move again), and every commit notifies the other processes
+    (:mod:`.notify`), which read the change, apply it and show it to their own clients
+    (:meth:`refresh`).  A computer seat is moved by the process that committed the action
+    before its turn; a process that only learnt of that action stands by and moves it only
+    if nobody did within :data:`BOT_STANDBY` seconds (the database takes one of two moves at
+    one number, so the seat moves once either way).
+    """
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Future[LiveMatch | None]] = {}
-        self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="conquian-db")
+        # SQLite has one writer; PostgreSQL commits several games' actions at once
+        threads = DB_THREADS if store.postgres else 1
+        self._db_pool = ThreadPoolExecutor(threads, thread_name_prefix="conquian-db")
         self._bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="conquian-bot")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._listener: Listener | None = None
+        self._refreshing: set[str] = set()
+        """Games being brought up to date now."""
+        self._stale: set[str] = set()
+        """Games that changed again while being brought up to date, or while being loaded."""
+
+    async def start(self) -> None:
+        """Listen for the other processes' changes (PostgreSQL); before serving."""
+        if self.store.channel is not None and self._listener is None:
+            self._listener = Listener(
+                self.store.url, self.store.channel, self._notified, self._refresh_all
+            )
+            await self._listener.start()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            await self._listener.close()
         for task in list(self._tasks):
             task.cancel()
         for live in self.live.values():
@@ -783,13 +908,21 @@ class Hub:
 
     # ----------------------------------------------------------- games
 
-    async def get(self, game_id: str) -> LiveMatch:
+    async def get(self, game_id: str, *, current: bool = False) -> LiveMatch:
         """The live game, loaded from the database when needed.
+
+        ``current``: a game already in memory is first brought up to date with what other
+        processes stored (for an answer that must not lag behind a change made through
+        another process a moment ago; their notifications come a few milliseconds later).
 
         :raises UserError: (404) if there is no such game.
         """
         live = self.live.get(game_id)
         if live is not None:
+            if current and self.store.channel is not None:
+                async with live.lock:
+                    if await self._catch_up(live):
+                        self._broadcast(live)
             return live
         if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
             raise UserError(_("There is no game {game}.").format(game=repr(str(game_id)[:40])), 404)
@@ -798,6 +931,7 @@ class Hub:
             waiting = asyncio.get_running_loop().create_future()
             self._loading[game_id] = waiting
             try:
+                self._stale.discard(game_id)
                 loaded = await self._db(self.store.load, game_id)
                 found = None if loaded is None else LiveMatch(*loaded)
                 if found is not None:
@@ -812,6 +946,8 @@ class Hub:
             finally:
                 del self._loading[game_id]
             if found is not None:
+                if game_id in self._stale:  # changed by another process while being read
+                    self._refresh_soon(found)
                 self._kick_bot(found)
         result = await asyncio.shield(waiting)
         if result is None:
@@ -827,6 +963,7 @@ class Hub:
         rules: Any = None,
         public: Any = None,
         seats: Any = None,
+        hints: Any = None,
     ) -> tuple[LiveMatch, str, list[dict[str, Any]]]:
         """A new game with the caller in seat 0; returns it, the caller's secret token and the
         invitation of each person's seat (``{"seat", "code"}``).
@@ -837,7 +974,8 @@ class Hub:
         "bot", "level": ...}``; each person's seat is then taken only with its invitation
         (or, in a public game, from the lobby).  ``public``: list the game in the lobby
         (default: only a game without a person's seat to fill, so that only the friends
-        the invitations were sent to take the seats).
+        the invitations were sent to take the seats).  ``hints``: the players may ask for
+        hints (default: only in a game without another person's seat).
 
         :raises UserError: naming the bad field; nothing is stored.
         """
@@ -854,6 +992,8 @@ class Hub:
                 level = None
         if public is not None and not isinstance(public, bool):
             raise UserError(_("'public' must be true or false."))
+        if hints is not None and not isinstance(hints, bool):
+            raise UserError(_("'hints' must be true or false."))
         if rules is None:
             rules = "standard"
         if not isinstance(rules, str) or len(rules) > 400:
@@ -890,6 +1030,8 @@ class Hub:
         free = any(not s.joined for s in others)
         if public is None:
             public = not free
+        if hints is None:  # hints against the computer, none between people
+            hints = not any(s.kind == "human" for s in others)
         seeds = random.SystemRandom()
         row = MatchRow(
             id=game_id,
@@ -906,6 +1048,7 @@ class Hub:
             public=public,
             fair=True,
             invite_only=seats is not None,
+            hints=hints,
         )
         live = LiveMatch(row)
         await self._db(self.store.create_game, row, live.unsaved.pop(0))
@@ -963,7 +1106,7 @@ class Hub:
 
         :raises UserError: (403) while the match is being played.
         """
-        live = await self.get(game_id)
+        live = await self.get(game_id, current=True)
         over = live.match.is_over
         self.release(live)
         if not over:
@@ -976,6 +1119,81 @@ class Hub:
         """Done with a game loaded for an HTTP request: drop it if no one is connected."""
         self._evict(live)
 
+    # ------------------------------------------- other processes' changes
+
+    def _notified(self, game_id: str, kind: str, number: int, origin: str) -> None:
+        """Another process committed a change to a game (:mod:`.notify`)."""
+        if origin == self.store.origin:
+            return
+        if game_id in self._loading:
+            self._stale.add(game_id)  # read again once loaded: the load may predate it
+            return
+        live = self.live.get(game_id)
+        if live is None or (kind == "a" and number <= live.seq):
+            return
+        if kind != "a":
+            live.stale_rows = True  # seats, seeds or the rematch: read the game's rows too
+        self._refresh_soon(live)
+
+    def _refresh_all(self) -> None:
+        """After notifications may have been lost: bring every game in memory up to date."""
+        for live in list(self.live.values()):
+            self._refresh_soon(live)
+
+    def _refresh_soon(self, live: LiveMatch) -> None:
+        """Bring a game up to date in the background (one refresh at a time per game; changes
+        that come meanwhile are read by one more)."""
+        if live.id in self._refreshing:
+            self._stale.add(live.id)
+            return
+        self._refreshing.add(live.id)
+        task = asyncio.get_running_loop().create_task(self._refreshes(live))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _refreshes(self, live: LiveMatch) -> None:
+        try:
+            while True:
+                self._stale.discard(live.id)
+                await self.refresh(live)
+                if live.id not in self._stale:
+                    return
+        finally:
+            self._refreshing.discard(live.id)
+
+    async def refresh(self, live: LiveMatch) -> None:
+        """Read what other processes stored for a game, apply it, and show it to this
+        process's connections; a computer seat to move now gets a stand-in (see :class:`Hub`)."""
+        async with live.lock:
+            if live.evicted:
+                return
+            try:
+                changed = await self._catch_up(live, full=live.stale_rows)
+            except Exception:
+                log.exception("game %s: could not bring it up to date", live.id)
+                return
+            if changed:
+                self._broadcast(live)
+        if changed:
+            self._kick_bot(live, standby=True)
+
+    async def _catch_up(self, live: LiveMatch, *, full: bool = True) -> bool:
+        """Apply what other processes stored (the game's lock is held); whether it changed.
+
+        ``full``: the game's rows too (its seats, its rematch), not only the new actions and
+        the shuffles of the deals from the one in play on."""
+        if full:
+            live.stale_rows = False
+            loaded = await self._db(self.store.load, live.id, live.seq)
+            if loaded is None:
+                return False
+            changed = live.catch_up(*loaded)
+        else:
+            news, deals = await self._db(self.store.since, live.id, live.seq, live.deal_number)
+            changed = live.catch_up(None, news, deals)
+        await self.save_shuffles(live)
+        return changed
+
     # ------------------------------------------------------ connections
 
     async def connect(self, live: LiveMatch, conn: Conn) -> LiveMatch:
@@ -986,6 +1204,8 @@ class Hub:
                     live.conns.add(conn)
                     with speaking(conn.lang):
                         conn.send(_with_invitations(live, conn, live.view(conn.seat)))
+                    # a client may come from a process that died before its bot moved
+                    self._kick_bot(live)
                     return live
             live = await self.get(live.id)
 
@@ -1083,7 +1303,10 @@ class Hub:
                     if seat is not None and number is not None:
                         row = live.shuffle_for(number)
                         if row.client_seeds[seat] is None and (seed or number == 1):
-                            await self._give_seed(live, seat, seed or "", number)
+                            # (refused if another connection of the seat, on another
+                            # process, gave one first: this copy has caught up then)
+                            with contextlib.suppress(UserError):
+                                await self._give_seed(live, seat, seed or "", number)
                             changed = True
                     break
             live = await self.get(live.id)
@@ -1111,21 +1334,26 @@ class Hub:
         if live.shuffle_for(number).client_seeds[seat] is not None:
             raise UserError(again.format(number=number))
         await self.save_shuffles(live)
-        if not await self._db(self.store.add_client_seed, live.id, number, seat, seed):
+        stored = await self._db(self.store.add_client_seed, live.id, number, seat, seed)
+        if stored is None:  # given from another process, or the deal was dealt meanwhile
+            if await self._catch_up(live):
+                self._broadcast(live)
             raise UserError(again.format(number=number))
-        live.add_seed(seat, number, seed)
+        live.add_seed(stored)
         await self.save_shuffles(live)
 
     async def save_shuffles(self, live: LiveMatch) -> None:
-        """Store the shuffles the game drew in memory (a failure is logged and retried later)."""
+        """Store the shuffles the game drew in memory (a failure is logged and retried later).
+
+        Where another process stored a deal's shuffle first, that one is used."""
         while live.unsaved:
             row = live.unsaved[0]
             try:
-                await self._db(self.store.add_deal, live.id, row)
+                stored = await self._db(self.store.add_deal, live.id, row)
             except Exception:
                 log.exception("game %s: could not store the shuffle of deal %s", live.id, row.deal)
                 return
-            live.unsaved.pop(0)
+            live.adopt_shuffle(stored)
 
     async def act(self, live: LiveMatch, conn: Conn, text: Any, msg_id: Any = None) -> None:
         """A player's action, as text (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
@@ -1149,50 +1377,89 @@ class Hub:
                 )
             ) from None
         async with live.lock:
-            if not live.joined:
-                raise UserError(words.waiting_to_join())
-            if not live.dealt:
-                raise UserError(
-                    _("The first deal is being shuffled: waiting for every player's seed.")
-                )
-            if live.match.is_over:
-                raise UserError(_("The match is over; no more moves can be made."))
-            to_act = live.game.state.to_act
-            if to_act != conn.seat:
-                turn = IllegalActionError.not_your_turn(conn.seat, to_act)
-                shown = (name or _("your opponent") for name in live.shown_names())
-                raise refusal(turn, Names(tuple(shown), me=conn.seat), live.look)
-            await self._commit(live, conn.seat, action, conn, msg_id)
+            # a copy that may be behind another process's is brought up to date before a
+            # refusal, and the move judged again after another process's got in first
+            caught_up = self.store.channel is None
+            for _attempt in range(COMMIT_TRIES):
+                problem = _cannot_act(live, conn.seat)
+                if problem is not None:
+                    if caught_up:
+                        raise problem
+                elif await self._commit(live, conn.seat, action, conn, msg_id):
+                    return
+                if problem is not None and await self._catch_up(live):
+                    self._broadcast(live)
+                caught_up = True
+        raise UserError(_("The server could not save that move; please try again."), 500)
+
+    async def seat_of(self, live: LiveMatch, token: str | None) -> int | None:
+        """The seat whose secret is ``token`` (None: none), reading the game again first if
+        this copy does not know it (the seat may have been taken on another process)."""
+        seat = live.seat_for(token)
+        if seat is None and token and self.store.channel is not None:
+            async with live.lock:
+                if await self._catch_up(live):
+                    self._broadcast(live)
+            seat = live.seat_for(token)
+        return seat
 
     async def _commit(
         self, live: LiveMatch, player: int, action: Action, conn: Conn | None, msg_id: Any
-    ) -> None:
-        """Check, store, then acknowledge and show one action (the game's lock is held)."""
+    ) -> bool:
+        """Check, store, then acknowledge and show one action (the game's lock is held).
+
+        False if another process stored an action with that number first: nothing was
+        stored, and this copy of the game is brought up to date (and shown) instead.
+        """
         try:
             pending = live.push(player, action)
         except IllegalActionError as exc:
             raise refusal(exc, Names(live.shown_names(), me=player), live.look) from None
         row, record, status = pending
+        # the action that ends a deal fixes the next deal's shuffle and seeds
+        following = live.shuffles.get(row.deal + 1) if record and status is None else None
         try:
-            await self._db(self.store.add_action, live.id, row, record=record, status=status)
+            stored = await self._db(
+                self.store.add_action,
+                live.id,
+                row,
+                record=record,
+                status=status,
+                next_deal=following,
+            )
+        except IntegrityError:
+            live.undo()
+            log.info("game %s: action %s was stored by another process first", live.id, row.seq)
+            if await self._catch_up(live, full=False):
+                self._broadcast(live)
+            return False
         except Exception:
             live.undo()
             log.exception("game %s: could not store action %s", live.id, row.seq)
             raise UserError(
                 _("The server could not save that move; please try again."), 500
             ) from None
+        if stored is not None:
+            live.adopt_shuffle(stored)
         live.settle(pending)
         await self.save_shuffles(live)
         self._broadcast(live, conn, msg_id)
         self._kick_bot(live)
+        return True
 
     # --------------------------------------------------------- bots
 
-    def _kick_bot(self, live: LiveMatch) -> None:
+    def _kick_bot(self, live: LiveMatch, *, standby: bool = False) -> None:
+        """Move the computer seat whose turn it is (``standby``: only if the process that
+        should move it has not, :data:`BOT_STANDBY` seconds on)."""
         if live.bot_to_act() is None:
             return
-        if live.bot_task is not None and not live.bot_task.done():
-            return
+        task = live.bot_task
+        if task is not None and not task.done():
+            if standby or not (live.bot_backup and live.bot_waiting):
+                return
+            task.cancel()  # a stand-in still waiting: this process moves it now
+        live.bot_backup = standby
         live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
 
     async def _bot_moves(self, live: LiveMatch) -> None:
@@ -1205,7 +1472,16 @@ class Hub:
                         return
                     turn = live.table.bot_turn(p)  # seeded: a reload gets the same move
                     seq = live.seq
-                if self.bot_delay:
+                if live.bot_backup:
+                    live.bot_waiting = True
+                    try:
+                        await asyncio.sleep(self.bot_delay + BOT_STANDBY)
+                    finally:
+                        live.bot_waiting = False
+                    if live.seq != seq:
+                        continue  # the other process moved it
+                    live.bot_backup = False
+                elif self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 action = await loop.run_in_executor(self._bot_pool, turn.decide)
                 async with live.lock:
@@ -1215,13 +1491,16 @@ class Hub:
         except UserError as exc:
             log.error("game %s: the bot's move failed: %s", live.id, exc)
         finally:
-            live.bot_task = None
-            self._evict(live)
+            if live.bot_task is asyncio.current_task():  # not a stand-in replaced
+                live.bot_task = None
+                self._evict(live)
 
     async def hint(self, live: LiveMatch, conn: Conn) -> None:
         """Suggest a move to the player to act (to that client only)."""
         if conn.seat is None:
             raise UserError(_("Hints are for the players, not for spectators."))
+        if not live.hints:
+            raise UserError(_("Hints are off in this game: the player who made it chose so."))
         async with live.lock:
             if not live.ready or live.match.is_over or live.game.state.to_act != conn.seat:
                 raise UserError(_("A hint is given when it is your turn to move."))
@@ -1277,6 +1556,7 @@ class Hub:
                     public=live.public,
                     fair=True,
                     invite_only=live.invite_only,
+                    hints=live.hints,
                 )
                 fresh = LiveMatch(row)
                 if await self._db(self.store.set_rematch, live.id, row, fresh.unsaved.pop(0)):

@@ -37,6 +37,8 @@ CSP = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",  # the favicon is a data: URL
         "connect-src 'self'",  # the API and the game's websocket
+        "worker-src 'self'",  # the service worker (/sw.js) that keeps the page offline
+        "manifest-src 'self'",  # the web app manifest (/manifest.webmanifest)
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",

@@ -1,15 +1,31 @@
-"""``conquian serve``: run the web server with uvicorn."""
+"""``conquian serve``: run the web server with uvicorn, in one process or several.
+
+With ``--workers N`` (N > 1) this process binds the listening socket, then forks N worker
+processes that each run the whole server on that one socket (the kernel hands each new
+connection to one of them) and supervises them: a worker that dies is started again, and
+Ctrl-C or SIGTERM stops every worker once (each finishes its connections) before this
+process exits.  Several processes need PostgreSQL, which tells each process of the others'
+changes (:mod:`.notify`); SQLite serves one process.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
+import signal
 import socket
 import sys
+import time
+import traceback
+from collections.abc import Callable
+from types import FrameType
 
 import uvicorn
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.applications import Starlette
 
 from .app import MAX_MESSAGE, create_app
 from .store import Store, default_db_url
@@ -17,21 +33,37 @@ from .store import Store, default_db_url
 SEND_BUFFER = 128 * 1024
 """Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
 plenty for the game's messages, and a bound on what a client that does not read holds."""
+QUICK_FAILURE = 10.0
+"""A worker that fails within this many seconds of its start is not started again: the
+supervisor stops (a wrong setting, an unreachable database)."""
 
 
 def serve(args: argparse.Namespace) -> int:
     """Start the server and print the address to open; returns when it stops.
 
-    ``args``: ``host``, ``port``, ``db``, ``bot_delay``, ``rate_limit`` and ``allow_origin``
-    (a list), as ``conquian serve`` reads them.  Behind a reverse proxy, uvicorn takes the
-    client's address from ``X-Forwarded-For`` when the proxy's address is in
-    ``FORWARDED_ALLOW_IPS`` (default: this computer), so rate limits count real clients.
+    ``args``: ``host``, ``port``, ``db``, ``bot_delay``, ``rate_limit``, ``allow_origin``
+    (a list) and ``workers``, as ``conquian serve`` reads them.  Behind a reverse proxy,
+    uvicorn takes the client's address from ``X-Forwarded-For`` when the proxy's address is
+    in ``FORWARDED_ALLOW_IPS`` (default: this computer), so rate limits count real clients.
     """
     db = args.db or default_db_url()
+    workers = getattr(args, "workers", 1) or 1
     try:
-        shown_db = make_url(db).render_as_string(hide_password=True)
+        parsed = make_url(db)
+        shown_db = parsed.render_as_string(hide_password=True)
     except SQLAlchemyError:
         print(f"conquian serve: {db!r} is not a database URL", file=sys.stderr)
+        return 1
+    if workers < 1:
+        print("conquian serve: --workers must be at least 1", file=sys.stderr)
+        return 1
+    if workers > 1 and parsed.get_backend_name() != "postgresql":
+        print(
+            f"conquian serve: --workers {workers} needs a PostgreSQL database "
+            "(--db postgresql+psycopg://user:password@host/database), which tells each "
+            f"process of the others' moves; {parsed.get_backend_name()} serves one process",
+            file=sys.stderr,
+        )
         return 1
     try:
         Store(db).close()  # reach the database (and create its tables) before serving
@@ -46,13 +78,17 @@ def serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    try:
-        app = create_app(
+
+    def make_app() -> Starlette:
+        return create_app(
             db,
             bot_delay=args.bot_delay,
             rate_limit=args.rate_limit,
             allowed_origins=tuple(args.allow_origin or ()),
         )
+
+    try:
+        app = make_app()  # each worker makes its own; this one checks the options
     except ValueError as exc:
         print(f"conquian serve: {exc}", file=sys.stderr)
         return 1
@@ -61,10 +97,28 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Conquian is served at http://{shown}:{args.port}/ (open it in a browser)", flush=True)
     print(f"Games are stored in {shown_db}; Ctrl-C stops the server.", flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    config = uvicorn.Config(
+    sock = _config(app, host, args.port).bind_socket()
+    # every connection gets a send buffer of a fixed size (inherited from the listening
+    # socket) rather than one the kernel may grow to megabytes for a client that does not read
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+
+    def run() -> int:
+        server = uvicorn.Server(_config(app if workers == 1 else make_app(), host, args.port))
+        server.run(sockets=[sock])
+        return 0 if server.started else 1
+
+    if workers == 1:
+        return run()
+    sock.listen(2048)  # now: a connection made while the workers start waits for one of them
+    print(f"{workers} worker processes share the port.", flush=True)
+    return supervise(run, workers)
+
+
+def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
+    return uvicorn.Config(
         app,
         host=host,
-        port=args.port,
+        port=port,
         log_level="warning",
         ws="websockets-sansio",
         ws_max_size=max(MAX_MESSAGE * 16, 65536),
@@ -72,12 +126,81 @@ def serve(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
         server_header=False,
     )
-    sock = config.bind_socket()
-    # every connection gets a send buffer of a fixed size (inherited from the listening
-    # socket) rather than one the kernel may grow to megabytes for a client that does not read
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-    server = uvicorn.Server(config)
-    server.run(sockets=[sock])
-    if not server.started:
-        return 1
-    return 0
+
+
+def supervise(run: Callable[[], int], workers: int) -> int:
+    """Run ``run`` in ``workers`` forked processes until this one is told to stop; a worker
+    that dies is started again (one that fails at once stops them all).  Returns the exit
+    status: 0 once stopped by a signal, 1 if a worker failed at its start."""
+    children: dict[int, tuple[int, float]] = {}  # pid: (worker number, when it started)
+    stopping = False
+    failed = False
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    def spawn(number: int) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                os.setpgid(0, 0)  # Ctrl-C reaches the supervisor, which stops each worker once
+                _end_with_parent()
+                code = run()
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        children[pid] = (number, time.monotonic())
+        print(f"worker {number} started (pid {pid})", flush=True)
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        for number in range(1, workers + 1):
+            spawn(number)
+        while children:
+            try:
+                pid, status = os.wait()
+            except ChildProcessError:
+                break
+            if pid not in children:
+                continue
+            number, began = children.pop(pid)
+            if stopping:
+                continue
+            code = os.waitstatus_to_exitcode(status)
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+            if code > 0 and time.monotonic() - began < QUICK_FAILURE:
+                print(f"conquian serve: worker {number} {how} at its start", file=sys.stderr)
+                failed = True
+                stop(signal.SIGTERM, None)
+                continue
+            print(f"conquian serve: worker {number} {how}; starting it again", file=sys.stderr)
+            spawn(number)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 1 if failed else 0
+
+
+def _end_with_parent() -> None:
+    """Ask Linux to stop this worker (SIGTERM) if the supervisor dies, even by SIGKILL."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+        if os.getppid() == 1:  # the supervisor died before that took effect
+            os.kill(os.getpid(), signal.SIGTERM)

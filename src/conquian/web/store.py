@@ -24,14 +24,22 @@ On PostgreSQL (``postgresql+psycopg://user:password@host/database``; a bare
 ``postgresql://`` URL gets the psycopg driver too) several server processes may share
 one database: the tables are created under an advisory lock, two processes cannot
 both store an action with the same number (the primary key refuses the second), and
-a game is read in one ``REPEATABLE READ`` snapshot.
+a game is read in one ``REPEATABLE READ`` snapshot.  Every write to a game also sends a
+notification (``pg_notify``, in the same transaction, so it is delivered only once the
+write has committed) on the store's :attr:`Store.channel`: ``GAME KIND NUMBER ORIGIN``
+(``a`` an action and its number, ``s`` a seed and its deal, ``j`` a join, ``r`` a
+rematch; ``ORIGIN`` the writing store's :attr:`Store.origin`).  It names the game and
+a number only, never a card or a seed; the other processes read the change from the
+tables (:mod:`.notify`).  The seeds of a deal are fixed when the deal is dealt: the
+transaction of the action that ends a deal locks the next deal's shuffle and reads its
+seeds, and a seed for a deal already dealt is refused.
 
 A database made by an earlier version is brought up to date when a store opens it, under
 the same lock (:func:`_migrate`): the ``public`` column is added to ``games``, with the games
 against the computer public, as the lobby showed them, and friends' games private; the
 ``fair`` column is added, false for the games already stored (they go on dealing from their
 match seed); ``invite_only`` is added, false (their seats are taken by the game's id, as
-before), and the seats get the empty columns ``level`` (a computer seat without one plays at
+before), ``hints`` is added, true (they gave hints), and the seats get the empty columns ``level`` (a computer seat without one plays at
 its game's level) and ``invite_hash``.
 """
 
@@ -39,7 +47,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,7 +78,10 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -89,6 +103,7 @@ games = Table(
     Column("public", Boolean, nullable=False, server_default=false()),
     Column("fair", Boolean, nullable=False, server_default=false()),
     Column("invite_only", Boolean, nullable=False, server_default=false()),
+    Column("hints", Boolean, nullable=False, server_default=true()),
 )
 
 seats = Table(
@@ -187,6 +202,8 @@ class MatchRow:
     invite_only: bool = False
     """A person's seat is taken only with its invitation code (or, in a public game, from the
     lobby); False: anyone who has the game's id takes the next free seat, as before."""
+    hints: bool = True
+    """A player may ask for a hint (the creator's choice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +257,46 @@ class Store:
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             metadata.create_all(conn)
             _migrate(conn)
+            schema = conn.execute(text("select current_schema()")).scalar() if self.postgres else ""
+        self.origin = secrets.token_hex(6)
+        """This store's name in the notifications it sends (one per server process)."""
+        self.channel: str | None = None
+        """The PostgreSQL channel of the notifications of this database's schema (None on
+        SQLite, which serves one process)."""
+        if self.postgres:
+            self.channel = "conquian." + re.sub(r"[^A-Za-z0-9_]", "_", str(schema))[:50]
+        self._local = threading.local()
+        self._raws: list[Any] = []
+        self._raws_lock = threading.Lock()
+
+    def _raw(self) -> Any:
+        """This thread's own psycopg connection (autocommit), for the statements of every move:
+        each is one round trip, without a pool or a transaction around it."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed or conn.broken:
+            import psycopg
+
+            from .notify import libpq_url
+
+            conn = psycopg.connect(libpq_url(self.url), autocommit=True, connect_timeout=10)
+            self._local.conn = conn
+            with self._raws_lock:
+                self._raws.append(conn)
+        return conn
+
+    def _notify(self, conn: Connection, game_id: str, kind: str, number: int = 0) -> None:
+        """Tell the other processes, once this transaction commits, that a game changed."""
+        if self.channel is not None:
+            conn.execute(
+                text("select pg_notify(:channel, :payload)"),
+                {"channel": self.channel, "payload": f"{game_id} {kind} {number} {self.origin}"},
+            )
 
     def close(self) -> None:
+        with self._raws_lock:
+            for conn in self._raws:
+                conn.close()
+            self._raws.clear()
         self.engine.dispose()
 
     def create_game(self, game: MatchRow, first_deal: DealRow | None = None) -> None:
@@ -267,6 +322,7 @@ class Store:
                 public=game.public,
                 fair=game.fair,
                 invite_only=game.invite_only,
+                hints=game.hints,
             )
         )
         if first_deal is not None:
@@ -307,6 +363,7 @@ class Store:
             if free is None:
                 values["status"] = "playing"
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            self._notify(conn, game_id, "j", seat)
         return True
 
     def add_action(
@@ -316,12 +373,22 @@ class Store:
         *,
         record: tuple[int, str, str] | None = None,
         status: str | None = None,
-    ) -> None:
+        next_deal: DealRow | None = None,
+    ) -> DealRow | None:
         """Commit one action, with the record of the deal it ended and the new status, at once.
+
+        ``next_deal``, with the action that ends a deal of a match that goes on: the shuffle of
+        the next deal (stored now if it is not yet).  Its stored row is locked and returned: the
+        seeds it holds are the ones the next deal is dealt with, and none can be added to it
+        from now on (:meth:`add_client_seed`).
 
         :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
         """
         now = time.time()
+        if self.postgres and record is None and next_deal is None:
+            self._add_action_now(game_id, row, status, now)
+            return None
+        stored: DealRow | None = None
         with self.engine.begin() as conn:
             conn.execute(
                 insert(actions).values(
@@ -333,6 +400,8 @@ class Store:
                     at=now,
                 )
             )
+            if next_deal is not None:
+                stored = self._put_deal(conn, game_id, next_deal, lock=True)
             if record is not None:
                 deal, result, text = record
                 conn.execute(
@@ -342,38 +411,116 @@ class Store:
             if status is not None:
                 values["status"] = status
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
+            self._notify(conn, game_id, "a", row.seq)
+        return stored
 
-    def add_deal(self, game_id: str, deal: DealRow) -> bool:
-        """Store the fair shuffle of a deal; False if that deal has one already."""
-        with self.engine.begin() as conn:
-            have = conn.execute(
-                select(deals.c.deal).where(deals.c.game_id == game_id, deals.c.deal == deal.deal)
-            ).first()
-            if have is not None:
-                return False
-            conn.execute(insert(deals).values(_deal_values(game_id, deal)))
-        return True
+    _ADD_ACTION = """
+        WITH new AS (
+            INSERT INTO actions (game_id, seq, deal, player, action, at)
+            VALUES (%(game)s, %(seq)s, %(deal)s, %(player)s, %(action)s, %(at)s)
+            RETURNING seq
+        ), touched AS (
+            UPDATE games SET updated = %(at)s, status = COALESCE(%(status)s::varchar, status)
+            WHERE id = %(game)s
+            RETURNING id
+        )
+        SELECT pg_notify(%(channel)s, %(payload)s) FROM new
+    """
 
-    def add_client_seed(self, game_id: str, deal: int, seat: int, seed: str) -> bool:
-        """Store a seat's seed for a deal; False if the seat has given one already (or the
-        deal has no shuffle stored)."""
+    def _add_action_now(self, game_id: str, row: ActionRow, status: str | None, at: float) -> None:
+        """One action that ends no deal, on PostgreSQL: stored, its game touched and the other
+        processes notified in one statement (its own transaction)."""
+        import psycopg
+
+        params = {
+            "game": game_id,
+            "seq": row.seq,
+            "deal": row.deal,
+            "player": row.player,
+            "action": row.action,
+            "at": at,
+            "status": status,
+            "channel": self.channel,
+            "payload": f"{game_id} a {row.seq} {self.origin}",
+        }
+        try:
+            self._raw().execute(self._ADD_ACTION, params)
+        except psycopg.errors.UniqueViolation as exc:
+            raise IntegrityError(self._ADD_ACTION, params, exc) from exc
+
+    _SINCE = """
+        SELECT 'a', seq, deal, player, action, NULL, NULL FROM actions
+        WHERE game_id = %(game)s AND seq > %(after)s
+        UNION ALL
+        SELECT 'd', deal, NULL, NULL, server_seed, commitment, client_seeds FROM deals
+        WHERE game_id = %(game)s AND deal >= %(deal)s
+        ORDER BY 1, 2
+    """
+
+    def since(self, game_id: str, after: int, deal: int) -> tuple[list[ActionRow], list[DealRow]]:
+        """The actions of a game numbered after ``after``, and the shuffles of deal ``deal``
+        and later: what a process that has the game in memory must read after another
+        process stored an action (on PostgreSQL one round trip)."""
+        if not self.postgres:
+            loaded = self.load(game_id, after)
+            if loaded is None:
+                return [], []
+            return loaded[1], [d for d in loaded[2] if d.deal >= deal]
+        rows = (
+            self._raw()
+            .execute(self._SINCE, {"game": game_id, "after": after, "deal": deal})
+            .fetchall()
+        )
+        return (
+            [ActionRow(r[1], r[2], r[3], r[4]) for r in rows if r[0] == "a"],
+            [DealRow(r[1], r[4], r[5], tuple(json.loads(r[6]))) for r in rows if r[0] == "d"],
+        )
+
+    def add_deal(self, game_id: str, deal: DealRow) -> DealRow:
+        """Store the fair shuffle of a deal unless that deal has one already; returns the
+        stored one (``deal``, or the one another process stored first)."""
         with self.engine.begin() as conn:
-            query = select(deals.c.client_seeds).where(
-                deals.c.game_id == game_id, deals.c.deal == deal
-            )
+            return self._put_deal(conn, game_id, deal)
+
+    def _put_deal(
+        self, conn: Connection, game_id: str, deal: DealRow, *, lock: bool = False
+    ) -> DealRow:
+        """Insert ``deal`` if its deal has no shuffle stored; the stored row (``lock``: locked
+        until the transaction ends)."""
+        new = pg_dialect.insert(deals) if self.postgres else sqlite_dialect.insert(deals)
+        conn.execute(new.values(_deal_values(game_id, deal)).on_conflict_do_nothing())
+        query = select(deals).where(deals.c.game_id == game_id, deals.c.deal == deal.deal)
+        found = conn.execute(query.with_for_update() if lock and self.postgres else query).one()
+        return _deal_row(found)
+
+    def add_client_seed(self, game_id: str, deal: int, seat: int, seed: str) -> DealRow | None:
+        """Store a seat's seed for a deal; returns the deal's shuffle with every seed stored so
+        far, or None if the seat has given one already, the deal has no shuffle stored, or it
+        has been dealt (the deal before it is over: its seeds are fixed)."""
+        with self.engine.begin() as conn:
+            query = select(deals).where(deals.c.game_id == game_id, deals.c.deal == deal)
             row = conn.execute(query.with_for_update() if self.postgres else query).first()
             if row is None:
-                return False
+                return None
             seeds = json.loads(row.client_seeds)
             if seeds[seat] is not None:
-                return False
+                return None
+            if deal > 1:  # dealt once the deal before it ended (its record is stored)
+                ended = conn.execute(
+                    select(records.c.deal).where(
+                        records.c.game_id == game_id, records.c.deal == deal - 1
+                    )
+                ).first()
+                if ended is not None:
+                    return None
             seeds[seat] = seed
             conn.execute(
                 update(deals)
                 .where(deals.c.game_id == game_id, deals.c.deal == deal)
                 .values(client_seeds=json.dumps(seeds))
             )
-        return True
+            self._notify(conn, game_id, "s", deal)
+            return DealRow(row.deal, row.server_seed, row.commitment, tuple(seeds))
 
     def set_rematch(
         self, game_id: str, rematch: MatchRow, first_deal: DealRow | None = None
@@ -391,11 +538,14 @@ class Store:
             if done.rowcount != 1:
                 return False
             self._create_game(conn, rematch, first_deal)
+            self._notify(conn, game_id, "r")
         return True
 
-    def load(self, game_id: str) -> tuple[MatchRow, list[ActionRow], list[DealRow]] | None:
-        """A game, its actions in order and its deals' shuffles, or None if there is no such
-        game."""
+    def load(
+        self, game_id: str, after: int = 0
+    ) -> tuple[MatchRow, list[ActionRow], list[DealRow]] | None:
+        """A game, its actions in order (those numbered after ``after``: a process bringing
+        its copy up to date) and its deals' shuffles, or None if there is no such game."""
         with self._reader.connect() as conn:
             row = conn.execute(select(games).where(games.c.id == game_id)).first()
             if row is None:
@@ -404,7 +554,9 @@ class Store:
                 select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat)
             ).all()
             action_rows = conn.execute(
-                select(actions).where(actions.c.game_id == game_id).order_by(actions.c.seq)
+                select(actions)
+                .where(actions.c.game_id == game_id, actions.c.seq > after)
+                .order_by(actions.c.seq)
             ).all()
             deal_rows = conn.execute(
                 select(deals).where(deals.c.game_id == game_id).order_by(deals.c.deal)
@@ -412,10 +564,7 @@ class Store:
         return (
             _game_row(row, seat_rows),
             [ActionRow(a.seq, a.deal, a.player, a.action) for a in action_rows],
-            [
-                DealRow(d.deal, d.server_seed, d.commitment, tuple(json.loads(d.client_seeds)))
-                for d in deal_rows
-            ],
+            [_deal_row(d) for d in deal_rows],
         )
 
     def lobby(self, limit: int = 30) -> dict[str, list[dict[str, Any]]]:
@@ -505,7 +654,12 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         public=bool(row.public),
         fair=bool(row.fair),
         invite_only=bool(row.invite_only),
+        hints=bool(row.hints),
     )
+
+
+def _deal_row(d: Any) -> DealRow:
+    return DealRow(d.deal, d.server_seed, d.commitment, tuple(json.loads(d.client_seeds)))
 
 
 def _deal_values(game_id: str, deal: DealRow) -> dict[str, Any]:
@@ -529,6 +683,9 @@ def _migrate(conn: Connection) -> None:
         _add_false_column(conn, "fair")
     if "invite_only" not in have:  # their seats are taken by the game's id, as they were
         _add_false_column(conn, "invite_only")
+    if "hints" not in have:  # every game stored so far gave hints
+        _add_false_column(conn, "hints")
+        conn.execute(update(games).values(hints=True))
     seat_columns = {c["name"] for c in inspect(conn).get_columns("seats")}
     for name, width in (("level", 16), ("invite_hash", 64)):
         if name not in seat_columns:

@@ -19,6 +19,8 @@
 
 import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
 import { canCheck, checkShuffle, newSeed } from "./fair.js";
+import { leaning, measure as measureMotion, snapshot, start as startMotion } from "./motion.js";
+import { playSound, wakeSound } from "./sound.js";
 import { chooseLanguage, escapeHTML, language, languages, loadWords, t, th, tn, translatePage } from "./words.js";
 
 const app = document.getElementById("app");
@@ -26,6 +28,16 @@ const toastBox = document.getElementById("toast");
 const deckSelect = document.getElementById("deck");
 const langSelect = document.getElementById("lang");
 const esc = escapeHTML;
+const offlineBox = document.getElementById("offline");
+// a touch screen: no keyboard hints, a tap for a click
+const touchScreen = matchMedia("(hover: none), (pointer: coarse)");
+
+// Without a network the page still opens (the service worker keeps its files) and says so.
+const sayOnline = () => (offlineBox.hidden = navigator.onLine);
+window.addEventListener("online", sayOnline);
+window.addEventListener("offline", sayOnline);
+sayOnline();
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
 // The language the server wrote this page in (?lang=, the cookie or Accept-Language); a
 // language asked for in the address is kept, as if chosen from the menu.
@@ -144,6 +156,18 @@ function followDeck(gameDeck) {
   if (deckChoice) return;
   deck = gameDeck === "spanish" ? "spanish" : "french";
   deckSelect.value = deck;
+}
+
+// The player's options, kept in this browser: sound (off until turned on), and whether the
+// page declines the cards the player cannot use and makes the moves that leave no choice
+// (until chosen: on against the computer, off between people).
+const option = (key) => localStorage.getItem(`conquian.${key}`);
+const soundOn = () => option("sound") === "on";
+const againstComputer = (s) => s.game.kinds.every((kind, p) => p === s.seat || kind === "bot");
+const autoPlayOn = (s) => (option("autoplay") ? option("autoplay") === "on" : againstComputer(s));
+
+function sound(kind) {
+  if (soundOn()) playSound(kind);
 }
 
 let view = null; // the current screen: {kind, ...}
@@ -277,6 +301,7 @@ function closeSocket() {
 
 function route() {
   closeSocket();
+  document.body.classList.remove("playing");
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const [page, id, extra] = parts;
   if (page === "g" && id && extra) return showGame(id, extra);
@@ -323,6 +348,7 @@ function showHome() {
         <fieldset>
           <legend>${esc(t("Against the computer"))}</legend>
           <div class="levels">${levels().map(([v, label], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${esc(label)}</label>`).join("")}</div>
+          <label class="check"><input type="checkbox" id="hints-bot" checked> ${esc(t("Hints: I may ask for a hint"))}</label>
           <button type="submit" id="play-bot" class="primary">${esc(t("Play the computer"))}</button>
         </fieldset>
         <fieldset id="friends">
@@ -331,6 +357,7 @@ function showHome() {
           <div class="seat-picks" id="seat-picks"></div>
           <p class="small" id="pick-summary" aria-live="polite"></p>
           <label class="check"><input type="checkbox" id="public"> ${esc(SEAT_WORDS.publicLabel)}</label>
+          <label class="check"><input type="checkbox" id="hints-friends"> ${esc(t("Hints: the players may ask for hints"))}</label>
           <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
@@ -384,10 +411,11 @@ function showHome() {
     const [, title] = game();
     const chosen = picks();
     const body = { name: player || null, rules: rulesSelect.value };
-    if (mode === "bot") Object.assign(body, { mode, level });
+    if (mode === "bot") Object.assign(body, { mode, level, hints: document.getElementById("hints-bot").checked });
     else {
       body.seats = chosen.map((v) => (v === "person" ? { kind: "person" } : { kind: "bot", level: v.slice(4) }));
       body.public = document.getElementById("public").checked;
+      body.hints = document.getElementById("hints-friends").checked;
     }
     const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
     const bots = chosen.length - people;
@@ -516,6 +544,9 @@ function showGame(id, token) {
     nextId: 1,
     pending: false,
     retries: 0,
+    notes: [], // what the page did by itself: {deal, at (the log's length then), html}
+    endedFrom: null, // the last state seen of a deal that ended (shown until Continue)
+    autoTimer: null,
     render: () => renderGame(game),
   };
   view = game;
@@ -553,6 +584,8 @@ function connect(game) {
         game.chooser = null;
         game.hint = null;
       }
+      if (msg.last && before && before.obs && (!before.last || before.last.deal !== msg.last.deal)) game.endedFrom = before;
+      cue(before, msg);
       followDeck(msg.game.deck);
       followShuffle(game, msg);
       if (msg.game.rematch && game.askedRematch && game.token) {
@@ -582,6 +615,29 @@ function connect(game) {
       if (view === game) connect(game);
     }, wait);
   };
+}
+
+// The verb of an event of the observation's history ("p1 take 5d6d7d (7d:t)"), its player
+// and the card it names (the centre card in brackets, or the card discarded or passed).
+function parseEvent(text) {
+  const m = /^p(\d+) (\w+)(?: ([^ (]+))?(?: \((\w\w):\w*\))?/.exec(text || "");
+  if (!m) return null;
+  const [, player, verb, arg, centre] = m;
+  const card = centre || (verb === "discard" || verb === "exchange" ? arg : null);
+  return { player: Number(player), verb, card: card && card !== "?" ? card : null };
+}
+
+// The sound of what just happened: a deal dealt, a card taken or discarded, a force, the
+// end of a deal.
+function cue(before, msg) {
+  if (!soundOn() || !msg.obs) return;
+  if (msg.last && (!before || !before.last || before.last.deal !== msg.last.deal)) return before && sound("end");
+  if (!before || !before.obs || before.match.deal !== msg.match.deal) return sound("deal");
+  const events = msg.obs.history.slice(before.obs.history.length).map(parseEvent).filter(Boolean);
+  const verbs = new Set(events.map((e) => e.verb));
+  if (verbs.has("force")) sound("force");
+  else if (verbs.has("take")) sound("take");
+  else if (verbs.has("discard") || verbs.has("exchange")) sound("discard");
 }
 
 // Note what the state says of the shuffles; give a seed to the next deal's shuffle; check a
@@ -650,6 +706,7 @@ function send(game, message) {
 }
 
 function act(game, text) {
+  clearTimeout(game.autoTimer);
   if (game.pending) return;
   if (send(game, { type: "act", action: text, id: game.nextId++ })) {
     game.pending = true;
@@ -660,10 +717,14 @@ function act(game, text) {
 
 const sameSet = (a, b) => a.length === b.size && a.every((c) => b.has(c));
 
+// A take goes out when it lays every card left in the hand.
+const goesOut = (s, form) => form.played.length === (s.obs.hand || []).length;
+
 function chooseTake(game, forms, word) {
   const selected = game.selected;
-  const all = forms.flatMap((f) => f.actions);
-  let candidates = selected.size ? forms.filter((f) => sameSet(f.played, selected)).flatMap((f) => f.actions) : all;
+  const out = (f) => word === "take" && goesOut(game.state, f);
+  const picked = selected.size ? forms.filter((f) => sameSet(f.played, selected)) : forms;
+  const candidates = picked.flatMap((f) => f.actions.map((a) => ({ ...a, out: out(f) })));
   if (!candidates.length) {
     const ways = forms.map((f) => (f.played.length ? f.played.map((c) => cardLabel(c, deck)).join(" ") : t("no hand cards"))).join("; ");
     toast(
@@ -686,7 +747,11 @@ function phaseButtons(game) {
   const buttons = [];
   const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending ? "disabled" : ""}>${esc(label)} <kbd>${key}</kbd></button>`);
   // Translators: the buttons of a move, each with its key (the same in every language).
-  if (kinds.has("take")) b("btn-take", s.obs.phase === "forced" ? t("Take it (forced)") : t("Take"), "T", "primary");
+  const outs = s.takes.filter((f) => goesOut(s, f)).length;
+  const take = !outs
+    ? s.obs.phase === "forced" ? t("Take it (forced)") : t("Take")
+    : outs === s.takes.length ? t("Take and go out") : t("Take (you can go out)");
+  if (kinds.has("take")) b("btn-take", take, "T", outs ? "primary out" : "primary");
   // Translators: refuse the card offered to you (pasar).
   if (kinds.has("decline")) b("btn-decline", t("Decline"), "P");
   if (kinds.has("pass")) {
@@ -700,7 +765,7 @@ function phaseButtons(game) {
   if (kinds.has("discard")) b("btn-discard", t("Discard"), "D", "primary");
   // Translators: give the picked card in the exchange (el cambio).
   if (kinds.has("exchange")) b("btn-exchange", t("Pass it on"), "X", "primary");
-  if (legal.length) b("btn-hint", t("Hint"), "H", "ghost");
+  if (legal.length && s.game.hints) b("btn-hint", t("Hint"), "H", "ghost");
   return buttons.join("");
 }
 
@@ -773,16 +838,142 @@ function renderWaiting(game) {
     </div>
   </section>`;
   app.dataset.seq = String(s.seq);
-  wireGame(game);
 }
 
 // Translators: between the players' names, as in "Ana vs Ben".
 const versus = (names) => names.join(t(" vs "));
 
+// The deal that ended, as it ended (its tables and every hand, public now), while its
+// summary is open: the next deal, which the server may have dealt already, is shown only
+// once the player continues.
+function summaryPending(game) {
+  const last = game.state && game.state.last;
+  return !!last && last.deal > game.seenDeal;
+}
+
+function shownState(game) {
+  const s = game.state;
+  const last = s.last;
+  if (!summaryPending(game) || s.obs.phase === "over") return s;
+  const base = game.endedFrom && game.endedFrom.match.deal === last.deal ? game.endedFrom : null;
+  const hands = last.hands || last.tables.map(() => []);
+  const from = base ? base.obs : s.obs;
+  const obs = {
+    ...from,
+    phase: "over",
+    tables: last.tables,
+    hand: s.seat === null ? undefined : hands[s.seat],
+    hand_counts: hands.map((h) => h.length),
+    centre: null,
+    legal_actions: [],
+    dead: base ? from.dead : [],
+    stock_count: base ? from.stock_count : 0,
+    history: base ? from.history : [],
+    exchange: undefined,
+  };
+  const match = { ...s.match, deal: last.deal, stake: base ? base.match.stake : s.match.stake };
+  return { ...s, obs, match, log: base ? base.log : [], situation: [], takes: [], lays: [], origin: "", ended: true };
+}
+
+// The last move of each other player since this player's own last move (all of them for a
+// spectator: since seat 0's), from the observation's history: {player: event}.
+function lastMoves(s) {
+  const events = (s.obs.history || []).map(parseEvent);
+  const me = s.seat === null ? 0 : s.seat;
+  let from = 0;
+  events.forEach((e, i) => {
+    if (e && e.player === me) from = i + 1;
+  });
+  const moves = {};
+  for (const e of events.slice(from)) if (e && e.player !== me) moves[e.player] = e;
+  return moves;
+}
+
+// A player's last move in a few words, with its card drawn in the deck shown.
+function moveWords(e) {
+  const card = e.card ? chip(e.card) : "";
+  // Translators: the last move of another player, shown by the player's name until you move.
+  const said = {
+    take: () => th("took {card}", { card }),
+    discard: () => th("discarded {card}", { card }),
+    pass: () => th("passed {card}", { card }),
+    decline: () => th("declined {card}", { card }),
+    force: () => esc(t("forced the card on the player who declined it")),
+    noforce: () => esc(t("let the declined card go")),
+    exchange: () => esc(t("passed a card on")),
+  }[e.verb];
+  return said && (e.card || !["take", "discard", "pass", "decline"].includes(e.verb)) ? said() : "";
+}
+
+// Where a card new on the table comes from (an anchor of motion.js): the stock, the hand of
+// the player who laid or discarded it, the player who passed it on in the exchange.
+function sourceOf(s, card, el, moves) {
+  const seats = s.obs.tables.length;
+  const me = s.seat === null ? 0 : s.seat;
+  if (el.closest("#hand")) {
+    const got = s.obs.exchange && s.obs.exchange.received;
+    return got === card ? `backs-${(me + seats - 1) % seats}` : "stock";
+  }
+  if (el.closest("#centre")) {
+    const by = Object.values(moves).find((e) => e.card === card && e.verb === "discard");
+    return by ? `backs-${by.player}` : "stock";
+  }
+  const table = el.closest(".table[data-seat]");
+  if (table) return Number(table.dataset.seat) === me ? "hand" : `backs-${table.dataset.seat}`;
+  return null;
+}
+
+// The class of a card of the hand: picked, hinted.
+const handClass = (game, c) =>
+  `card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}`;
+
+// The frame of the table: the places of the regions renderGame fills (a region that is a
+// wrapper only, .region, has no box of its own).  Made again when the seats change, or when
+// another screen was drawn meanwhile; it remembers what each region holds.
+function tableFrame(game, { seats, me, watching, others }) {
+  const layout = `${game.id}|${seats}|${me}|${watching}`;
+  const section = document.getElementById("game-view");
+  if (game.shown && game.shown.section === section && section && game.shown.layout === layout) return game.shown;
+  const region = (name) => `<div class="region" data-region="${name}"></div>`;
+  const opps = others.map((p) => region(`opp-${p}`)).join("");
+  app.innerHTML = `
+  <section class="game" id="game-view">
+    <div class="board">
+      <div class="field">
+        ${region("banners")}
+        ${seats > 2 ? `<div class="others${seats > 3 ? " many" : ""}">${opps}</div>` : opps}
+        ${region("middle")}
+        ${region("me")}
+      </div>
+      <div class="dock" id="dock">
+        <div class="prompt-row"><div class="prompt" id="prompt" aria-live="polite" data-region="prompt"></div>${region("toggle")}</div>
+        ${region("hint")}
+        <div class="actions" id="actions" data-region="actions"></div>
+        ${region("chooser")}
+        <div class="hand" id="hand" data-anchor="hand" data-region="hand"></div>
+        ${region("keys")}
+      </div>
+    </div>
+    <aside class="side" id="side">
+      ${region("score")}
+      ${region("options")}
+      <div class="panel log"><h2 data-region="log-head"></h2><div class="log-scroll"><ol id="log" data-region="log"></ol></div></div>
+    </aside>
+    ${region("overlay")}
+  </section>`;
+  const fresh = document.getElementById("game-view");
+  const regions = {};
+  for (const el of fresh.querySelectorAll("[data-region]")) regions[el.dataset.region] = el;
+  game.shown = { section: fresh, layout, regions, html: {}, faces: null, deck: null };
+  return game.shown;
+}
+
 function renderGame(game) {
   if (view !== game || !game.state) return;
   if (!game.state.obs) return renderWaiting(game);
-  const s = game.state;
+  document.body.classList.add("playing");
+  const before = snapshot(app);
+  const s = shownState(game);
   const g = s.game;
   const obs = s.obs;
   const me = s.seat === null ? 0 : s.seat;
@@ -793,12 +984,19 @@ function renderGame(game) {
   const names = g.names.map((n, i) => (s.seat === i ? SEAT_WORDS.you(n) : n || t("Waiting for a player")));
   document.title = t("Conquian — {title}", { title: versus(g.names.map((n) => n || "?")) });
   const hand = obs.hand || [];
-  const discardPhase = obs.legal_actions.some((a) => a.startsWith("discard"));
+  const legal = obs.legal_actions;
+  const discardPhase = legal.some((a) => a.startsWith("discard") || a.startsWith("exchange"));
   const balance = s.match.balance;
   const score = (p) => (balance[p] > 0 ? `+${balance[p]}` : `${balance[p]}`);
   const myBacks = Array.from({ length: obs.hand_counts[me] }, () => card(null, "back")).join("");
+  const moves = s.ended ? {} : lastMoves(s);
+  const takeable = !watching && s.takes.length && obs.centre && !game.pending;
+  const takeLabel = takeable ? t("Take {card}", { card: cardName(obs.centre, deck) }) : "";
+  const centreCard = takeable
+    ? `<button class="centre-take" id="centre-take" aria-label="${esc(takeLabel)}">${card(obs.centre, "big")}</button>`
+    : card(obs.centre, "big");
   const centre = obs.centre
-    ? `${card(obs.centre, "big")}<div class="origin">${esc(s.origin)}</div>`
+    ? `${centreCard}<div class="origin">${esc(s.origin)}</div>`
     : `<div class="slot"></div><div class="origin">${esc(obs.phase === "over" ? t("Deal over") : t("No card in the centre"))}</div>`;
   const toAct = (p) => obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "";
   const backs = (p) => Array.from({ length: obs.hand_counts[p] }, () => card(null, "back")).join("");
@@ -806,22 +1004,23 @@ function renderGame(game) {
   const right = (p) => (seats > 2 && p === (me + 1) % seats ? ` <span class="count">${esc(t("on your right, plays after you"))}</span>` : "");
   const tableOf = (p) => esc(t("{name}'s table", { name: names[p] }));
   const stockTitle = esc(t("Cards left in the stock"));
-  const handLabel = esc(t("Your hand"));
-  const oppBlocks = others
-    .map(
-      (p) => `<div class="player opp${toAct(p)}">
-        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(p)}</span>${right(p)}</div>
-        <div class="backs">${backs(p)}</div>
-        <div class="table" id="table-${p}" aria-label="${tableOf(p)}">${melds(obs.tables[p])}</div>
-      </div>`,
-    )
-    .join("");
+  const lastSaid = (p) => {
+    const said = moves[p] ? moveWords(moves[p]) : "";
+    return said ? ` <span class="last-said" id="last-${p}">${said}</span>` : "";
+  };
+  const oppBlock = (p) => `<div class="player opp${toAct(p)}${moves[p] ? " moved" : ""}" data-seat="${p}">
+        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(p)}</span>${right(p)}${lastSaid(p)}</div>
+        <div class="backs" data-anchor="backs-${p}">${backs(p)}</div>
+        <div class="table" id="table-${p}" data-seat="${p}" aria-label="${tableOf(p)}">${melds(obs.tables[p])}</div>
+      </div>`;
   // Translators: a badge on the way to lay the cards that the hint suggests.
   const badge = esc(t("hint"));
+  // Translators: a badge on a way to take the centre card that lays every card of the hand.
+  const outBadge = ` <span class="badge out">${esc(t("goes out"))}</span>`;
   const hintBadge = (a) => (game.hint && game.hint.action === a.text ? ` <span class="badge">${badge}</span>` : "");
   const chooser = game.chooser
     ? `<div class="chooser" role="dialog" aria-label="${esc(t("Choose how to lay the cards"))}"><h3>${obs.centre ? th("Choose how to lay {card}", { card: chip(obs.centre) }) : esc(t("Choose how to lay the cards"))}</h3><ol>${game.chooser.actions
-        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}" data-action="${esc(a.text)}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${hintBadge(a)}</button></li>`)
+        .map((a, i) => `<li><button class="choice${game.hint && game.hint.action === a.text ? " hinted" : ""}${a.out ? " out" : ""}" data-action="${esc(a.text)}" data-out="${!!a.out}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map(chip).join("")}</span>`).join("")}${a.out ? outBadge : ""}${hintBadge(a)}</button></li>`)
         .join("")}</ol><button id="btn-cancel" class="ghost">${esc(t("Cancel"))} <kbd>Esc</kbd></button></div>`
     : "";
   const why = game.hint ? (game.hint.why_words ? words(game.hint.why_words) : esc(game.hint.why || "")) : "";
@@ -836,54 +1035,159 @@ function renderGame(game) {
     t("stake {stake}", { stake: s.match.stake }),
     tn("{count} card to go out", "{count} cards to go out", g.cards_to_win),
   ].map(esc);
-  app.innerHTML = `
-  <section class="game${watching ? " watching" : ""}">
-    <div class="board">
-      ${offlineBanner(game)}
-      ${watching ? `<div class="banner">${esc(t("You are watching: only public information is shown."))}</div>` : ""}
-      ${inviteBanner(game)}
-      ${seats > 2 ? `<div class="others">${oppBlocks}</div>` : oppBlocks}
-      <div class="middle">
-        <div class="stock" title="${stockTitle}">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label">${th("{count} in stock", { count: `<span id="stock-count">${obs.stock_count}</span>` })}</div></div>
-        <div class="centre" id="centre">${centre}</div>
+  const hintsSaid = g.hints ? t("Hints are on in this game.") : t("Hints are off in this game: the player who made it chose so.");
+  // what the page did by itself, in the log before the move it made
+  const items = s.log.map((l) => `<li>${words(l)}</li>`);
+  const notes = game.notes.filter((n) => n.deal === s.match.deal);
+  for (const n of notes.slice().reverse()) items.splice(Math.min(n.at, items.length), 0, `<li class="auto">${n.html}</li>`);
+  const keys = touchScreen.matches
+    ? t("Tap cards to pick them, then a button; drag a card onto the centre to discard it.")
+    : t("Pick cards with a click (or arrow keys and Space), then press a button or its key.");
+  const options = watching
+    ? ""
+    : `<label class="check"><input type="checkbox" id="opt-auto"${autoPlayOn(s) ? " checked" : ""}> ${esc(t("Decline cards I cannot use, and make the moves that leave no choice"))}</label>`;
+  const regions = {
+    banners: `${offlineBanner(game)}${watching ? `<div class="banner">${esc(t("You are watching: only public information is shown."))}</div>` : ""}${inviteBanner(game)}`,
+    middle: `<div class="middle">
+        <div class="stock" title="${stockTitle}" data-anchor="stock">${obs.stock_count ? card(null, "back") : `<div class="slot"></div>`}<div class="label">${th("{count} in stock", { count: `<span id="stock-count">${obs.stock_count}</span>` })}</div></div>
+        <div class="centre${takeable ? " takeable" : ""}" id="centre">${centre}</div>
         <div class="dead"><div class="label">${esc(t("Dead cards ({count})", { count: obs.dead.length }))}</div><div class="chips" id="dead">${obs.dead.map(chip).join(" ") || `<span class="small">${noDead}</span>`}</div></div>
-      </div>
-      <div class="player me${toAct(me)}">
-        <div class="table" id="table-${me}" aria-label="${tableOf(me)}">${melds(obs.tables[me])}</div>
+      </div>`,
+    me: `<div class="player me${toAct(me)}">
+        <div class="table" id="table-${me}" data-seat="${me}" aria-label="${tableOf(me)}">${melds(obs.tables[me])}</div>
         <div class="who"><span class="name">${esc(names[me])}</span>${watching ? ` <span class="count">${inHand(me)}</span>` : ""}</div>
-      </div>
-      <div class="prompt" id="prompt" aria-live="polite">${statusLine(game)}</div>
-      ${hint}
-      <div class="actions" id="actions">${watching ? "" : phaseButtons(game)}</div>
-      ${chooser}
-      <div class="hand${discardPhase ? " discarding" : ""}" id="hand" aria-label="${handLabel}">${
-        watching
-          ? myBacks
-          : !hand.length && obs.phase !== "over"
-          ? `<span class="empty">${esc(t("Your hand is empty: the next card you take goes out."))}</span>`
-          : hand.map((c) => `<button class="card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("")
-      }</div>
-      ${!watching && hand.length ? `<p class="small keys">${esc(t("Pick cards with a click (or arrow keys and Space), then press a button or its key."))}</p>` : ""}
-    </div>
-    <aside class="side">
-      <div class="panel score">
+      </div>`,
+    prompt: s.ended ? esc(t("The deal is over.")) : statusLine(game),
+    toggle: `<button type="button" id="btn-side" class="ghost side-toggle" aria-expanded="${!!game.sideOpen}" aria-controls="side">${esc(t("Moves and score"))}</button>`,
+    hint,
+    actions: watching || s.ended ? "" : phaseButtons(game),
+    chooser,
+    keys: !watching && hand.length && !s.ended ? `<p class="small keys">${esc(keys)}</p>` : "",
+    score: `<div class="panel score">
         <h2>${matchHead}</h2>
         <table>${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${score(p)}</td></tr>`).join("")}</table>
         <p class="small">${facts.join(" · ")} · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(t("{rules} rules", { rules: g.rules }))}</a></p>
+        <p class="small hints-state" id="hints-state" data-hints="${!!g.hints}">${esc(hintsSaid)}</p>
         ${s.match.over ? matchOverButtons(game) : ""}
-      </div>
-      <div class="panel log">
-        <h2>${esc(t("Moves"))}</h2>
-        <ol id="log">${s.log.map((l) => `<li>${words(l)}</li>`).join("") || `<li class="small">${esc(t("No moves yet."))}</li>`}</ol>
-      </div>
-    </aside>
-    ${summaryOverlay(game)}
-  </section>`;
+      </div>`,
+    options: `<div class="panel options">
+        <h2>${esc(t("Options"))}</h2>
+        ${options}
+        <label class="check"><input type="checkbox" id="opt-sound"${soundOn() ? " checked" : ""}> ${esc(t("Sound"))}</label>
+      </div>`,
+    "log-head": esc(t("Moves")),
+    overlay: summaryOverlay(game, names),
+  };
+  for (const p of others) regions[`opp-${p}`] = oppBlock(p);
+  // the hand: its cards, each drawn once; a card picked or hinted changes only its button
+  const faces = watching || (!hand.length && obs.phase !== "over") ? null : hand.map((c) => `${c}:${cardName(c, deck)}`).join(" ");
+  const handHTML = watching
+    ? myBacks
+    : !hand.length && obs.phase !== "over"
+      ? `<span class="empty">${esc(t("Your hand is empty: the next card you take goes out."))}</span>`
+      : hand.map((c) => `<button class="${handClass(game, c)}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("");
+  const log = items.join("") || `<li class="small">${esc(t("No moves yet."))}</li>`;
+
+  // Draw: the frame of the table once (again only when the seats change), then each region
+  // whose words or cards changed; what did not change stays as it is in the page.
+  const shown = tableFrame(game, { seats, me, watching, others });
+  shown.section.className = `game${watching ? " watching" : ""}${game.sideOpen ? " side-open" : ""}`;
+  const changed = new Set();
+  for (const [name, html] of Object.entries(regions)) {
+    if (shown.html[name] === html) continue;
+    shown.html[name] = html;
+    shown.regions[name].innerHTML = html;
+    changed.add(name);
+  }
+  const handBox = shown.regions.hand;
+  const handClassName = `hand${discardPhase ? " discarding" : ""}`;
+  if (handBox.className !== handClassName) handBox.className = handClassName;
+  if (handBox.getAttribute("aria-label") !== t("Your hand")) handBox.setAttribute("aria-label", t("Your hand"));
+  if (faces !== null && shown.faces === faces && `${deck}` === shown.deck) {
+    for (const btn of handBox.children) {
+      const c = btn.dataset.card;
+      const cls = handClass(game, c);
+      if (btn.dataset.dragged || btn.classList.contains("dragging")) {
+        if (game.pending) continue; // dropped: it stays where it was dropped until the answer
+        btn.style.transform = "";
+        delete btn.dataset.dragged;
+      }
+      if (btn.className !== cls) btn.className = cls;
+      const pressed = String(game.selected.has(c));
+      if (btn.getAttribute("aria-pressed") !== pressed) btn.setAttribute("aria-pressed", pressed);
+    }
+  } else if (shown.html.hand !== handHTML) {
+    handBox.innerHTML = handHTML;
+    changed.add("hand");
+  }
+  shown.html.hand = handHTML;
+  shown.faces = faces;
+  shown.deck = `${deck}`;
+  const logBox = shown.regions.log;
+  if (shown.html.log !== log) {
+    const old = shown.html.log;
+    if (old && old !== `<li class="small">${esc(t("No moves yet."))}</li>` && log.startsWith(old)) logBox.insertAdjacentHTML("beforeend", log.slice(old.length));
+    else logBox.innerHTML = log;
+    shown.html.log = log;
+    changed.add("log");
+  }
   app.dataset.seq = String(s.seq);
-  const logBox = document.getElementById("log");
-  if (logBox) logBox.scrollTop = logBox.scrollHeight;
-  wireGame(game);
+  app.dataset.deal = String(s.match.deal);
+  // the last move of every other player, marked until this player moves
+  const marked = new Set(Object.values(moves).map((e) => e.card).filter(Boolean));
+  for (const el of shown.section.querySelectorAll(".field .last-move")) if (!marked.has(el.dataset.card)) el.classList.remove("last-move");
+  for (const c of marked) shown.section.querySelectorAll(`.field [data-card="${c}"]`).forEach((el) => el.classList.add("last-move"));
+  // the button to press next has the focus (before the boxes are read: one layout for both)
+  if (changed.has("overlay") && document.getElementById("btn-next")) document.getElementById("btn-next").focus();
+  else if (changed.has("chooser") && game.chooser) document.querySelector(".choice")?.focus();
+  // the cards that moved travel from where they were: every box is read (one layout), then
+  // the animations start
+  const passed = obs.exchange && obs.exchange.passed;
+  const gone = before && passed && before.hand.has(passed) && !hand.includes(passed) ? [[passed, `backs-${(me + 1) % seats}`]] : [];
+  const plan = measureMotion(app, before, (c, el) => sourceOf(s, c, el, moves), gone);
+  const drawn = game.drawn;
+  let leanStart = null;
+  if (before && drawn && obs.centre && drawn.centre === obs.centre && drawn.toAct !== obs.to_act) {
+    const target = obs.to_act === me ? handBox : document.querySelector(`.player.opp[data-seat="${obs.to_act}"]`);
+    leanStart = leaning(document.querySelector("#centre .card"), target);
+  }
+  startMotion(plan);
+  if (leanStart) leanStart();
+  game.drawn = { centre: obs.centre, toAct: obs.to_act };
+  if (!s.ended) autoPlay(game);
 }
+
+// With the option on, the page makes a move where there is nothing to decide: it declines
+// (or passes) a card the player cannot use, and makes the only legal move, each said in the
+// log so that nothing happens unseen.
+function autoPlay(game) {
+  clearTimeout(game.autoTimer);
+  const s = game.state;
+  const legal = s.obs.legal_actions;
+  // (app's data-auto says what the page does: "scheduled", "off" where it leaves the only
+  // move to the player, "" where the player decides)
+  app.dataset.auto = "";
+  if (s.seat === null || legal.length !== 1 || game.pending || game.chooser) return;
+  if (!autoPlayOn(s)) return void (app.dataset.auto = "off");
+  const [only] = legal;
+  const seq = s.seq;
+  app.dataset.auto = "scheduled";
+  game.autoTimer = setTimeout(() => {
+    if (view !== game || game.state.seq !== seq || game.pending || summaryPending(game)) return void (app.dataset.auto = "");
+    const centre = s.obs.centre ? chip(s.obs.centre) : "";
+    const html =
+      only === "decline" && centre
+        ? th("Declined {card} automatically: it fits nothing of yours.", { card: centre })
+        : only === "pass" && centre
+          ? th("Passed {card} automatically: it fits nothing of yours.", { card: centre })
+          : esc(t("Made the only possible move automatically."));
+    game.notes.push({ deal: s.match.deal, at: s.log.length, html });
+    act(game, only);
+  }, AUTO_MS);
+}
+
+// how long the page waits before a move it makes by itself (the card's arrival is seen)
+const AUTO_MS = 280;
 
 function matchOverButtons(game) {
   const s = game.state;
@@ -904,78 +1208,162 @@ function matchOverButtons(game) {
     ${deals.map((d) => `<a class="button" href="/api/games/${g.id}/records/${d}" download>${record(d)}</a> <a class="button replay-link" href="#/replay/${g.id}/${d}">${replay(d)}</a>`).join(" ")}</div>`;
 }
 
-function summaryOverlay(game) {
+function summaryOverlay(game, names) {
   const s = game.state;
   const last = s.last;
-  if (!last || last.deal <= game.seenDeal) return "";
-  const winnerTable = last.winner === null ? [] : last.tables[last.winner];
+  if (!summaryPending(game)) return "";
   const over = s.match.over;
+  const hands = last.hands || last.tables.map(() => []);
+  const order = [...last.tables.keys()];
+  const seatsHtml = order
+    .map((p) => {
+      const held = hands[p] || [];
+      const handLabel = t("{name}'s hand", { name: names[p] });
+      return `<div class="final" data-seat="${p}">
+        <div class="who"><span class="name">${esc(names[p])}</span>${p === last.winner ? ` <span class="badge">${esc(t("winner"))}</span>` : ""}</div>
+        <div class="table final-table${p === last.winner ? " winning" : ""}">${melds(last.tables[p])}</div>
+        <div class="final-hand" data-seat="${p}" aria-label="${esc(handLabel)}">${
+          held.length ? held.map((c) => card(c)).join("") : `<span class="small">${esc(t("no card left in hand"))}</span>`
+        }</div></div>`;
+    })
+    .join("");
   return `<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="summary-title">
     <div class="summary panel" id="summary">
       <h2 id="summary-title" data-over="${over}">${esc(over ? t("Game over") : t("Deal {number} is over", { number: last.deal }))}</h2>
       ${last.lines.map((l) => `<p>${words(l)}</p>`).join("")}
-      ${winnerTable.length ? `<div class="table winning">${melds(winnerTable)}</div>` : ""}
+      <div class="finals">${seatsHtml}</div>
       ${shuffleCheck(game, last)}
       ${over ? matchOverButtons(game) : ""}
       <button id="btn-next" class="${over ? "" : "primary"}">${esc(over ? t("Look at the table") : t("Next deal"))} <kbd>Enter</kbd></button>
     </div></div>`;
 }
 
-function wireGame(game) {
-  const s = game.state;
-  const on = (id, fn) => {
-    const el = document.getElementById(id);
-    if (el) el.addEventListener("click", fn);
+// Drag a card of the hand onto the centre to discard it (or pass it on, in the exchange):
+// pointer events, so a finger does it as a mouse does; a click still picks the card.
+function startDrag(game, btn, down) {
+  const verbOf = () => ["discard", "exchange"].find((v) => game.state.obs.legal_actions.includes(`${v} ${btn.dataset.card}`));
+  if (down.button !== 0 || game.pending || !verbOf()) return;
+  const target = document.querySelector(".middle");
+  let dragging = false;
+  btn.setPointerCapture(down.pointerId); // the moves come here wherever the pointer goes
+  let box = null; // the drop place, read once the drag starts
+  const over = (e) => e.clientX >= box.left && e.clientX <= box.right && e.clientY >= box.top && e.clientY <= box.bottom;
+  const moveTo = (e) => {
+    const dx = e.clientX - down.clientX;
+    const dy = e.clientY - down.clientY;
+    if (!dragging && Math.hypot(dx, dy) < 8) return;
+    if (!dragging) {
+      dragging = true;
+      box = target.getBoundingClientRect();
+      btn.classList.add("dragging");
+    }
+    btn.style.transform = `translate(${dx}px, ${dy}px)`;
+    target.classList.toggle("drop", over(e));
   };
-  document.querySelectorAll("#hand .card-btn").forEach((btn) => {
-    btn.addEventListener("click", () => toggle(game, btn.dataset.card));
-    btn.addEventListener("dblclick", () => {
-      for (const verb of ["discard", "exchange"])
-        if (s.obs.legal_actions.includes(`${verb} ${btn.dataset.card}`)) act(game, `${verb} ${btn.dataset.card}`);
-    });
-  });
-  on("btn-take", () => chooseTake(game, s.takes, "take"));
-  on("btn-lay", () => chooseTake(game, s.lays, "lay"));
-  on("btn-decline", () => act(game, "decline"));
-  on("btn-pass", () => act(game, "pass"));
-  on("btn-force", () => act(game, "force"));
-  on("btn-noforce", () => act(game, "noforce"));
-  on("btn-discard", () => discard(game));
-  on("btn-exchange", () => discard(game, "exchange"));
-  on("btn-hint", () => {
-    if (send(game, { type: "hint" })) toast(t("Thinking about a hint…"));
-  });
-  on("btn-cancel", () => {
-    game.chooser = null;
-    renderGame(game);
-  });
-  document.querySelectorAll(".btn-rematch").forEach((btn) =>
-    btn.addEventListener("click", () => {
-      game.askedRematch = true;
-      send(game, { type: "rematch" });
-    }),
-  );
-  on("btn-next", () => closeSummary(game));
-  document.querySelectorAll(".copy-invite").forEach((btn) =>
-    btn.addEventListener("click", async () => {
-      const input = document.getElementById(btn.dataset.for);
-      try {
-        await navigator.clipboard.writeText(input.value);
-        toast(SEAT_WORDS.copied(btn.dataset.label));
-      } catch {
-        input.select();
-      }
-    }),
-  );
-  document.querySelectorAll(".choice").forEach((btn) => btn.addEventListener("click", () => act(game, btn.dataset.action)));
-  const summary = document.getElementById("btn-next");
-  if (summary) summary.focus();
-  else if (game.chooser) document.querySelector(".choice")?.focus();
+  const end = (e) => {
+    btn.removeEventListener("pointermove", moveTo);
+    btn.removeEventListener("pointerup", end);
+    btn.removeEventListener("pointercancel", end);
+    target.classList.remove("drop");
+    if (!dragging) return;
+    btn.dataset.dragged = "1"; // not a click
+    const verb = verbOf();
+    if (e.type === "pointerup" && over(e) && verb) {
+      act(game, `${verb} ${btn.dataset.card}`);
+      return;
+    }
+    btn.style.transform = "";
+    btn.classList.remove("dragging");
+  };
+  btn.addEventListener("pointermove", moveTo);
+  btn.addEventListener("pointerup", end);
+  btn.addEventListener("pointercancel", end);
 }
+
+// The game's controls answer through the page (one listener for each kind of event, on
+// #app): the regions are drawn again without anything to wire.
+const playing = () => (view && view.kind === "game" && view.state ? view : null);
+const handCard = (e) => e.target.closest && e.target.closest("#hand .card-btn");
+
+app.addEventListener("click", (e) => {
+  const game = playing();
+  const el = game && e.target.closest && e.target.closest("button");
+  if (!el || !app.contains(el)) return;
+  const s = game.state;
+  if (el.matches("#hand .card-btn")) {
+    if (el.dataset.dragged) return void delete el.dataset.dragged;
+    return toggle(game, el.dataset.card);
+  }
+  if (el.classList.contains("choice")) return act(game, el.dataset.action);
+  if (el.classList.contains("btn-rematch")) {
+    game.askedRematch = true;
+    return void send(game, { type: "rematch" });
+  }
+  if (el.classList.contains("copy-invite")) {
+    const input = document.getElementById(el.dataset.for);
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(input.value))
+      .then(() => toast(SEAT_WORDS.copied(el.dataset.label)))
+      .catch(() => input.select());
+    return;
+  }
+  const handlers = {
+    "btn-take": () => chooseTake(game, s.takes, "take"),
+    "centre-take": () => chooseTake(game, s.takes, "take"),
+    "btn-lay": () => chooseTake(game, s.lays, "lay"),
+    "btn-decline": () => act(game, "decline"),
+    "btn-pass": () => act(game, "pass"),
+    "btn-force": () => act(game, "force"),
+    "btn-noforce": () => act(game, "noforce"),
+    "btn-discard": () => discard(game),
+    "btn-exchange": () => discard(game, "exchange"),
+    "btn-hint": () => {
+      if (send(game, { type: "hint" })) toast(t("Thinking about a hint…"));
+    },
+    "btn-cancel": () => {
+      game.chooser = null;
+      renderGame(game);
+    },
+    "btn-side": () => {
+      game.sideOpen = !game.sideOpen;
+      renderGame(game);
+    },
+    "btn-next": () => closeSummary(game),
+  };
+  if (handlers[el.id]) handlers[el.id]();
+});
+
+app.addEventListener("dblclick", (e) => {
+  const game = playing();
+  const btn = game && handCard(e);
+  if (!btn) return;
+  for (const verb of ["discard", "exchange"])
+    if (game.state.obs.legal_actions.includes(`${verb} ${btn.dataset.card}`)) act(game, `${verb} ${btn.dataset.card}`);
+});
+
+app.addEventListener("pointerdown", (e) => {
+  const game = playing();
+  const btn = game && handCard(e);
+  if (btn) startDrag(game, btn, e);
+});
+
+app.addEventListener("change", (e) => {
+  const game = playing();
+  if (!game) return;
+  if (e.target.id === "opt-auto") {
+    localStorage.setItem("conquian.autoplay", e.target.checked ? "on" : "off");
+    autoPlay(game);
+  } else if (e.target.id === "opt-sound") {
+    localStorage.setItem("conquian.sound", e.target.checked ? "on" : "off");
+    if (e.target.checked && wakeSound()) playSound("take");
+  }
+});
 
 function closeSummary(game) {
   game.seenDeal = game.state.last.deal;
+  game.endedFrom = null;
   localStorage.setItem(`conquian.seen.${game.id}`, String(game.seenDeal));
+  if (soundOn() && !game.state.match.over) sound("deal");
   renderGame(game);
 }
 

@@ -101,32 +101,124 @@ const PIPS = {
   7: [[20, 20], [40, 20], [30, 31], [20, 44], [40, 44], [20, 64], [40, 64]],
 };
 
+// ---------------------------------------------------------------- French suit shapes
+
+// each suit as a path one unit across, centred on (0, 0)
+const FRENCH_PATHS = [
+  // spade
+  "M0 -1C.25 -.6 1 -.25 1 .2C1 .55 .7 .72 .45 .72C.25 .72 .1 .6 .05 .5C.08 .75 .2 .9 .38 1L-.38 1C-.2 .9 -.08 .75 -.05 .5" +
+    "C-.1 .6 -.25 .72 -.45 .72C-.7 .72 -1 .55 -1 .2C-1 -.25 -.25 -.6 0 -1Z",
+  // heart
+  "M0 .92C-.22 .7 -1 .22 -1 -.34C-1 -.78 -.62 -1 -.32 -1C-.12 -1 0 -.86 0 -.72C0 -.86 .12 -1 .32 -1C.62 -1 1 -.78 1 -.34" +
+    "C1 .22 .22 .7 0 .92Z",
+  // diamond
+  "M0 -1L.74 0L0 1L-.74 0Z",
+  // club: see CLUB
+  "",
+];
+
+// the club: three leaves and a stem
+const CLUB =
+  `<circle cx="0" cy="-.5" r=".36"/><circle cx="-.46" cy=".1" r=".36"/><circle cx=".46" cy=".1" r=".36"/>` +
+  `<circle cx="0" cy="0" r=".22"/><path d="M-.07 0L.07 0C.1 .45 .2 .8 .36 1L-.36 1C-.2 .8 -.1 .45 -.07 0Z"/>`;
+
+function pip(suit, x, y, r, flip = false) {
+  const turn = flip ? ` rotate(180)` : "";
+  const at = `transform="translate(${x} ${y}) scale(${r})${turn}" fill="${FRENCH_COLOURS[suit]}"`;
+  return suit === 3 ? `<g ${at}>${CLUB}</g>` : `<path ${at} d="${FRENCH_PATHS[suit]}"/>`;
+}
+
+// The court cards, drawn double-ended as printed decks are: the upper half a figure (a
+// king with a crown and a beard, a queen with a tiara and a flower, a jack with a feathered
+// cap), the lower half the same turned round.  Each suit has its own robe.
+const ROBES = [
+  ["#1f3f8a", "#c8102e"], // spades: blue, red lining
+  ["#c8102e", "#1f3f8a"], // hearts: red, blue
+  ["#d9a21b", "#c8102e"], // diamonds: gold, red
+  ["#2e6b3a", "#d9a21b"], // clubs: green, gold
+];
+const SKIN = "#f6d7b0";
+const GOLD = "#f2c230";
+const LINE = "#3a2a1a";
+
+function figure(rank, suit) {
+  const [robe, lining] = ROBES[suit];
+  const w = 0.45; // stroke width
+  let out =
+    // the robe and its collar
+    `<path d="M13.5 42.5C14 34 18 31 30 31C42 31 46 34 46.5 42.5Z" fill="${robe}" stroke="${LINE}" stroke-width="${w}"/>` +
+    `<path d="M21 31.6L30 38L39 31.6C36 31 33 30.8 30 30.8C27 30.8 24 31 21 31.6Z" fill="${lining}" stroke="${LINE}" stroke-width="${w}"/>` +
+    `<path d="M24.5 31.2L30 35.2L35.5 31.2" fill="none" stroke="${GOLD}" stroke-width="1.1"/>` +
+    `<path d="M18 37.5L18 42.5M42 37.5L42 42.5" stroke="${GOLD}" stroke-width="0.8"/>` +
+    // neck and head
+    `<rect x="28" y="27.5" width="4" height="3.6" fill="${SKIN}" stroke="${LINE}" stroke-width="${w}"/>` +
+    `<ellipse cx="30" cy="24" rx="4.6" ry="5.2" fill="${SKIN}" stroke="${LINE}" stroke-width="${w}"/>` +
+    `<circle cx="28.3" cy="23.4" r="0.55" fill="${LINE}"/><circle cx="31.7" cy="23.4" r="0.55" fill="${LINE}"/>` +
+    `<path d="M28.8 26.4Q30 27.2 31.2 26.4" fill="none" stroke="#a33" stroke-width="0.5"/>`;
+  if (rank === 9) {
+    // the king: a beard, a crown of three points, a sword held up
+    out +=
+      `<path d="M25.6 24.6C25.8 29.5 28 31 30 31C32 31 34.2 29.5 34.4 24.6C33 27 31.5 27.6 30 27.6C28.5 27.6 27 27 25.6 24.6Z" fill="#8a5a2b" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<path d="M28.6 26.2Q30 25.6 31.4 26.2" fill="none" stroke="${LINE}" stroke-width="0.5"/>` +
+      `<path d="M25 20.4L24.6 13.6L27.3 16.6L30 12.4L32.7 16.6L35.4 13.6L35 20.4Z" fill="${GOLD}" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<circle cx="30" cy="17.6" r="0.9" fill="${lining}"/><circle cx="24.6" cy="13.6" r="0.6" fill="${GOLD}" stroke="${LINE}" stroke-width="0.3"/>` +
+      `<circle cx="35.4" cy="13.6" r="0.6" fill="${GOLD}" stroke="${LINE}" stroke-width="0.3"/>` +
+      `<path d="M41.5 42L41.5 20" stroke="#9aa4b2" stroke-width="1.3"/><path d="M39 33.5L44 33.5" stroke="${GOLD}" stroke-width="1.2"/>`;
+  } else if (rank === 8) {
+    // the queen: long hair, a tiara with a jewel, a flower
+    out =
+      `<path d="M24.6 22C24 30 22.8 33 21.5 35L25.5 34C26 31 26 27 26.2 24Z M35.4 22C36 30 37.2 33 38.5 35L34.5 34C34 31 34 27 33.8 24Z" fill="#6b3f1f" stroke="${LINE}" stroke-width="${w}"/>` +
+      out +
+      `<path d="M25.2 21.5C25.5 17.5 27.5 18.6 30 18.6C32.5 18.6 34.5 17.5 34.8 21.5C33.5 19.8 31.8 19.6 30 19.6C28.2 19.6 26.5 19.8 25.2 21.5Z" fill="#6b3f1f"/>` +
+      `<path d="M25.8 19L27 15.6L28.5 17.6L30 14.4L31.5 17.6L33 15.6L34.2 19Z" fill="${GOLD}" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<circle cx="30" cy="17.4" r="0.8" fill="${lining}"/>` +
+      `<path d="M19 42L19 30" stroke="#2e7d32" stroke-width="0.8"/>` +
+      `<circle cx="19" cy="28.6" r="1.9" fill="#e84a6f" stroke="${LINE}" stroke-width="0.4"/><circle cx="19" cy="28.6" r="0.7" fill="${GOLD}"/>`;
+  } else {
+    // the jack: hair to the ears, a cap with a feather, a halberd
+    out +=
+      `<path d="M25.4 23C25.2 27 25.6 28.6 26.6 29.4L26.6 24.4Z M34.6 23C34.8 27 34.4 28.6 33.4 29.4L33.4 24.4Z" fill="#b5782e" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<path d="M24.4 21.2C24 16.6 27 15.6 30.6 15.6C34.6 15.6 36.6 17.4 36 21.2C33.5 19.6 27 19.6 24.4 21.2Z" fill="${lining}" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<path d="M24.4 21.2C27 20 33.5 20 36 21.2" fill="none" stroke="${GOLD}" stroke-width="0.9"/>` +
+      `<path d="M34.5 16.6C37 12 40 11.6 42.4 12.2C40 13 38 14.8 35.6 18Z" fill="#fff" stroke="${LINE}" stroke-width="${w}"/>` +
+      `<path d="M18.5 42L18.5 17" stroke="#7a5a2a" stroke-width="0.9"/>` +
+      `<path d="M18.5 14.5L20.6 18.5L18.5 17.6L16.4 18.5Z" fill="#9aa4b2" stroke="${LINE}" stroke-width="0.35"/>`;
+  }
+  return out;
+}
+
+function courtFace(rank, suit) {
+  const colour = FRENCH_COLOURS[suit];
+  // the suit in the corner the figure leaves free (the jack's halberd and the queen's
+  // flower are on the left, the king's sword on the right)
+  const half = `<g>${figure(rank, suit)}${pip(suit, rank === 9 ? 16.4 : 43.6, 17.4, 2.6)}</g>`;
+  return (
+    `<rect x="10.5" y="11.5" width="39" height="61" rx="2" fill="${suit % 3 ? "#fdf1ec" : "#eef1f8"}" stroke="${colour}" stroke-width="0.8"/>` +
+    `${half}<g transform="rotate(180 30 42)">${half}</g>` +
+    `<path d="M10.5 42L49.5 42" stroke="${colour}" stroke-width="0.6"/>` +
+    `<rect x="10.5" y="11.5" width="39" height="61" rx="2" fill="none" stroke="${colour}" stroke-width="0.9"/>`
+  );
+}
+
 function frenchFace(rank, suit) {
   const colour = FRENCH_COLOURS[suit];
-  const sym = FRENCH_SYMBOLS[suit];
   const label = FRENCH_RANKS[rank];
   let body = "";
   if (rank === 0) {
-    body = `<text x="30" y="53" font-size="30" text-anchor="middle" fill="${colour}">${sym}</text>`;
+    body = pip(suit, 30, 42, 11);
   } else if (rank <= 6) {
-    for (const [x, y] of PIPS[rank + 1]) {
-      body += `<text x="${x}" y="${y + 5}" font-size="14" text-anchor="middle" fill="${colour}">${sym}</text>`;
-    }
+    // the pips of the lower half upside down, as printed
+    for (const [x, y] of PIPS[rank + 1]) body += pip(suit, x, y, 5.6, y > 44);
   } else {
-    body =
-      `<rect x="14" y="16" width="32" height="52" rx="3" fill="${suit % 3 ? "#fbe3e6" : "#e4e7f2"}" ` +
-      `stroke="${colour}" stroke-width="1"/>` +
-      `<text x="30" y="47" font-size="24" font-weight="700" text-anchor="middle" ` +
-      `font-family="Georgia, serif" fill="${colour}">${label}</text>` +
-      `<text x="30" y="62" font-size="11" text-anchor="middle" fill="${colour}">${sym}</text>`;
+    body = courtFace(rank, suit);
   }
-  return body + corners(label, sym, colour);
+  return body + corners(label, suit, colour);
 }
 
-function corners(label, sym, colour) {
+function corners(label, suit, colour) {
   const corner = (t) =>
-    `<g transform="${t}"><text x="6" y="13" font-size="11" font-weight="700" text-anchor="middle" ` +
-    `fill="${colour}">${label}</text><text x="6" y="23" font-size="9" text-anchor="middle" fill="${colour}">${sym}</text></g>`;
+    `<g transform="${t}"><text x="6" y="12.5" font-size="10.5" font-weight="700" text-anchor="middle" ` +
+    `font-family="Georgia, 'DejaVu Serif', serif" fill="${colour}">${label}</text>${pip(suit, 6, 18.6, 2.9)}</g>`;
   return corner("translate(0,0)") + corner("rotate(180 30 42)");
 }
 
@@ -154,8 +246,18 @@ function spanishFace(rank, suit) {
   return body + corner(10, 14) + corner(50, 78);
 }
 
+// A card's drawing never changes for a given deck: each is made once and kept.
+const drawn = new Map();
+
 /** The SVG of one card face (``token`` such as "7h"), or of a card back when null. */
 export function cardSVG(token, deck) {
+  const key = token ? `${deck === "spanish" ? "es" : "fr"}:${token}` : "back";
+  let svg = drawn.get(key);
+  if (svg === undefined) drawn.set(key, (svg = drawCard(token, deck)));
+  return svg;
+}
+
+function drawCard(token, deck) {
   const open = `<svg class="face" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">`;
   if (!token) {
     return open +

@@ -1,0 +1,493 @@
+"""The browser page as a player meets it: a whole deal on a phone, the moves the page makes
+by itself, hints the creator turned off, the page without a network, and reduced motion.
+
+A real ``conquian serve`` process and Debian's Chromium, as in ``test_web_browser.py`` (whose
+fixtures these tests share); every wait is for an event of the page, never for a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, WebSocket, expect
+from starlette.testclient import TestClient
+from test_web_browser import CSP_WATCH, WAIT_MS, browser, csp_violations, served
+from web_helpers import TestDatabase, check_wire, hello, sqlite_database
+
+from conquian.web.app import create_app
+
+__all__ = ["browser", "served"]  # the shared fixtures
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+
+READY_JS = """() => !!document.getElementById("summary")
+  || (document.querySelector("#actions button:not([disabled])") !== null
+      && document.getElementById("app").dataset.auto !== "scheduled")"""
+"""The page waits for this player's decision (or shows the end of a deal): the moves it makes
+by itself are made."""
+
+MOVED_JS = """n => document.getElementById("app").dataset.seq !== n
+  || !!document.getElementById("summary")"""
+
+SETTLED_JS = "Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))"
+"""Wait for every animation of the page to end."""
+
+LAYOUT_JS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {what: el.id || el.className || el.tagName, left: r.left, top: r.top,
+            right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+  };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  const root = document.scrollingElement;
+  return {
+    width: innerWidth, height: innerHeight,
+    scroll: [scrollX, scrollY, root.scrollWidth, root.scrollHeight],
+    hand: box(document.getElementById("hand")),
+    targets: [...document.querySelectorAll(
+      "#hand .card-btn, #actions button, #btn-side, #centre-take, .choice, #btn-cancel")].map(box),
+    keys: [...document.querySelectorAll("kbd")].filter(shown).length,
+  };
+}"""
+
+
+def check_phone_layout(page: Page) -> None:
+    """The whole table in the screen: the hand and every button inside it, each a finger's
+    size, no keyboard hint, and nothing to scroll (once the cards in flight have landed)."""
+    page.evaluate(SETTLED_JS)
+    at = page.evaluate(LAYOUT_JS)
+    width, height = at["width"], at["height"]
+    scroll_x, scroll_y, scroll_width, scroll_height = at["scroll"]
+    assert (scroll_x, scroll_y) == (0, 0), at["scroll"]
+    assert scroll_width <= width and scroll_height <= height, f"the page scrolls: {at['scroll']}"
+    assert at["keys"] == 0, "keyboard hints on a touch screen"
+    for box in [at["hand"], *at["targets"]]:
+        inside = box["left"] >= 0 and box["top"] >= 0
+        inside = inside and box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5
+        assert inside, f"{box['what']} is not inside the {width}x{height} screen: {box}"
+    for box in at["targets"]:
+        assert box["width"] >= 44 and box["height"] >= 44, f"{box['what']} is too small: {box}"
+
+
+DESKTOP_LAYOUT_JS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {what: el.id || el.className || el.tagName, left: r.left, top: r.top,
+            right: r.right, bottom: r.bottom, width: r.width, height: r.height};
+  };
+  // the first ancestor that clips the element (its overflow is not visible) and cuts it
+  const clipper = (el) => {
+    const r = el.getBoundingClientRect();
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5)
+        return a.id || a.className;
+    }
+    return null;
+  };
+  const root = document.scrollingElement;
+  const field = document.querySelector(".field");
+  const shown = [...document.querySelectorAll(
+    "#hand, #hand .card-btn, #actions, #actions button, #prompt, #centre, .middle, .field .player, .field .table")];
+  return {
+    width: innerWidth, height: innerHeight,
+    scroll: [scrollX, scrollY, root.scrollWidth, root.scrollHeight],
+    field: [field.scrollHeight, field.clientHeight],
+    tables: document.querySelectorAll(".field .table").length,
+    boxes: shown.map(box),
+    clipped: shown.map((el) => [el.id || el.className, clipper(el)]).filter(([, by]) => by),
+  };
+}"""
+
+
+def check_desktop_layout(page: Page, seats: int) -> None:
+    """Every table, the centre, the prompt, the buttons and the hand inside the screen, none
+    cut by a box that clips (the table area scrolls not at all), and the page not scrolled
+    (once the cards in flight have landed)."""
+    page.evaluate(SETTLED_JS)
+    at = page.evaluate(DESKTOP_LAYOUT_JS)
+    width, height = at["width"], at["height"]
+    scroll_x, scroll_y, scroll_width, scroll_height = at["scroll"]
+    assert (scroll_x, scroll_y) == (0, 0), at["scroll"]
+    assert scroll_width <= width and scroll_height <= height, f"the page scrolls: {at['scroll']}"
+    assert at["tables"] == seats, at["tables"]
+    content, shown = at["field"]
+    assert content <= shown, f"the tables do not fit: {content} px in {shown} px"
+    assert not at["clipped"], f"cut off: {at['clipped']}"
+    for box in at["boxes"]:
+        inside = box["left"] >= 0 and box["top"] >= 0
+        inside = inside and box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5
+        assert inside, f"{box['what']} is not inside the {width}x{height} screen: {box}"
+
+
+def overlaps(a: FloatRect, b: FloatRect) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def drag_to_centre(page: Page, card: Any) -> None:
+    """Drag a card of the hand onto the middle of the table (pointer events)."""
+    start = card.bounding_box()
+    goal = page.locator(".middle").bounding_box()
+    assert start is not None and goal is not None
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def decide(page: Page, *, touch: bool, checked_toast: list[bool] | None = None) -> None:
+    """Make this player's decision the way a player would: take with the centre card (a
+    take that goes out first), force, discard by dragging the card onto the centre, pass a
+    card on, or decline."""
+    tap = page.tap if touch else page.click
+    before = page.locator("#app").get_attribute("data-seq")
+    if page.locator("#centre-take").count():
+        tap("#centre-take")
+        if page.locator(".choice").count():
+            out = page.locator('.choice[data-out="true"]')
+            (out.first if out.count() else page.locator(".choice").first).click()
+    elif page.locator("#btn-force").count():
+        tap("#btn-force")
+    elif page.locator("#btn-discard").count():
+        if checked_toast is not None and not checked_toast:
+            # a discard with no card picked is refused in a toast that covers nothing
+            tap("#btn-discard")
+            expect(page.locator("#toast.show")).to_be_visible()
+            toast = page.locator("#toast").bounding_box()
+            assert toast is not None
+            for what in ("#hand", "#actions"):
+                box = page.locator(what).bounding_box()
+                assert box is not None and not overlaps(toast, box), f"the toast covers {what}"
+            checked_toast.append(True)
+        drag_to_centre(page, page.locator("#hand .card-btn").last)
+    elif page.locator("#btn-exchange").count():
+        page.locator("#hand .card-btn").first.click()
+        tap("#btn-exchange")
+    else:
+        tap("#actions button:not(#btn-hint)")
+    page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
+
+
+def last_deal_frame(frames: list[tuple[int | None, str]]) -> dict[str, Any]:
+    """The first state message that told of the deal that ended last."""
+    states = [json.loads(raw) for _, raw in frames if '"type":"state"' in raw]
+    ended = [s for s in states if s.get("last")]
+    assert ended, "no state message told of the end of a deal"
+    deal = ended[-1]["last"]["deal"]
+    return next(s for s in ended if s["last"]["deal"] == deal)
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Browser contexts to be closed after the test."""
+    made: list[BrowserContext] = []
+    yield made
+    for ctx in made:
+        ctx.close()
+
+
+def open_page(contexts: list[BrowserContext], browser: Browser, **kwargs: Any) -> Page:
+    ctx = browser.new_context(**kwargs)
+    contexts.append(ctx)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def listen(page: Page, frames: list[tuple[int | None, str]]) -> None:
+    """Keep every websocket message the page receives (it plays seat 0), to check it against
+    the true game; and what the content security policy blocks."""
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append((0, str(payload))))
+
+    page.on("websocket", on_socket)
+    page.add_init_script(CSP_WATCH)
+
+
+TWO_DEALS = "standard,match=n_deals,match_target=2"
+"""A match of two deals: the first one's end is followed by the next."""
+
+
+def play_the_computer(page: Page, server: str, *, hints: bool = True, rules: str = "") -> None:
+    """Start a game against the easy computer, from the home page (or, for ``rules`` the
+    home page does not offer, with the same request)."""
+    page.goto(server + "/")
+    if rules:
+        made = page.evaluate(
+            """rules => fetch("/api/games", {method: "POST",
+                 headers: {"Content-Type": "application/json"},
+                 body: JSON.stringify({mode: "bot", level: "easy", name: "Ana", rules})})
+               .then(r => r.json())""",
+            rules,
+        )
+        page.goto(f"{server}/#/g/{made['id']}/{made['token']}")
+        page.wait_for_selector("#app[data-seq]", timeout=WAIT_MS)
+        return
+    page.fill("#name", "Ana")
+    page.check("input[name=level][value=easy]")
+    if not hints:
+        page.uncheck("#hints-bot")
+    page.click("#play-bot")
+    page.wait_for_selector("#app[data-seq]", timeout=WAIT_MS)
+
+
+# ------------------------------------------------------------------ a deal on a phone
+
+
+def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    server, db = served
+    page = open_page(context, browser, **PHONE)
+    frames: list[tuple[int | None, str]] = []
+    listen(page, frames)
+    play_the_computer(page, server, rules=TWO_DEALS)
+    toast_checked: list[bool] = []
+    decisions = 0
+    while True:
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            break
+        check_phone_layout(page)
+        decide(page, touch=True, checked_toast=toast_checked)
+        decisions += 1
+        assert decisions < 200, "the deal did not end"
+    assert toast_checked, "no discard was made by dragging"
+    # the moves the page made by itself are in the log, said as such
+    auto = page.locator("#log li.auto")
+    assert auto.count() >= 1
+    assert "automatically" in str(auto.first.text_content())
+
+    # the end of the deal: every table and every hand face up, the next deal not yet shown
+    ended = last_deal_frame(frames)
+    last = ended["last"]
+    assert len(last["hands"]) == 2
+    for seat, hand in enumerate(last["hands"]):
+        shown = page.locator(f'#summary .final-hand[data-seat="{seat}"] .card')
+        assert shown.evaluate_all("els => els.map(e => e.dataset.card)") == hand
+    assert page.locator("#summary .final-table").count() == 2
+    assert page.locator("#summary .table.winning .card").count() >= (
+        11 if last["winner"] is not None else 0
+    )
+    assert page.locator("#app").get_attribute("data-deal") == str(last["deal"])
+    mine = page.locator("#hand .card-btn").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert mine == last["hands"][0], "behind the summary is not the deal that ended"
+    over = page.locator("#summary-title").get_attribute("data-over") == "true"
+    assert over == (last["deal"] == 2)
+    if not over:
+        # the server had dealt the next deal in that very message: the page kept it back
+        assert ended["match"]["deal"] == last["deal"] + 1
+        assert sorted(ended["obs"]["hand"]) != sorted(mine)
+        page.tap("#btn-next")
+        expect(page.locator("#summary")).to_have_count(0)
+        expect(page.locator("#app")).to_have_attribute("data-deal", str(last["deal"] + 1))
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        check_phone_layout(page)
+    assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
+    assert check_wire(sqlite_database(db), frames) > decisions  # no hidden card was sent
+
+
+# ------------------------------------------------------------------ a desktop
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats"), [("standard", 2), ("tercerilla", 3), ("mexican,num_players=4", 4)]
+)
+def test_the_table_at_1280x800_shows_every_table_and_the_hand_without_scrolling(
+    served: tuple[str, Path],
+    browser: Browser,
+    context: list[BrowserContext],
+    rules: str,
+    seats: int,
+) -> None:
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    page.add_init_script(CSP_WATCH)
+    play_the_computer(page, server, rules=rules)
+    decisions = 0
+    while decisions < 14:
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            break
+        check_desktop_layout(page, seats)
+        decide(page, touch=False)
+        decisions += 1
+    assert decisions >= 3, "too few decisions to see the table"
+    assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ moves made for you
+
+
+def test_the_page_declines_for_you_only_while_the_option_is_on(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    play_the_computer(page, server)
+    expect(page.locator("#opt-auto")).to_be_checked()  # on against the computer
+    auto = page.locator("#log li.auto")
+    while not auto.count():
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            page.click("#btn-next")
+            continue
+        decide(page, touch=False)
+    assert "automatically" in auto.first.inner_text()
+    # the cards travel, and no animation lasts more than 300 ms
+    assert int(page.locator("html").get_attribute("data-animations") or 0) > 0
+    longest = page.evaluate(
+        "Math.max(0, ...document.getAnimations().map(a => a.effect.getComputedTiming().endTime))"
+    )
+    assert longest <= 300
+    # off: the player is asked, even where only one move is possible
+    page.uncheck("#opt-auto")
+    assert page.evaluate("localStorage.getItem('conquian.autoplay')") == "off"
+    made = auto.count()
+    for _ in range(80):
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            page.click("#btn-next")
+            continue
+        if page.locator("#app").get_attribute("data-auto") == "off":
+            break
+        decide(page, touch=False)
+    else:
+        pytest.fail("no decision with a single move came")
+    only = page.locator("#actions button:not([disabled]):not(#btn-hint)")
+    expect(only).to_have_count(1)
+    before = page.locator("#app").get_attribute("data-seq")
+    only.click()
+    page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
+    assert auto.count() == made
+    page.reload()
+    page.wait_for_selector("#opt-auto", timeout=WAIT_MS)
+    expect(page.locator("#opt-auto")).not_to_be_checked()  # remembered
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ reduced motion, no hints
+
+
+def test_reduced_motion_moves_nothing_and_hints_the_creator_turned_off_are_not_offered(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    server, _ = served
+    page = open_page(context, browser, reduced_motion="reduce", **DESKTOP)
+    page.add_init_script(CSP_WATCH)
+    play_the_computer(page, server, hints=False)
+    expect(page.locator("#hints-state")).to_have_attribute("data-hints", "false")
+    expect(page.locator("#hints-state")).to_contain_text("Hints are off in this game")
+    for _ in range(6):
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            break
+        assert page.locator("#btn-hint").count() == 0
+        decide(page, touch=False)
+        running = page.evaluate("document.getAnimations().length")
+        assert running == 0, "something moves with prefers-reduced-motion"
+    assert page.locator("html").get_attribute("data-animations") is None
+    assert not page.errors and not csp_violations(page)  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ installable, offline
+
+
+def test_the_page_installs_and_opens_offline_with_a_notice(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    server, _ = served
+    page = open_page(context, browser, **PHONE)
+    page.add_init_script(CSP_WATCH)
+    page.goto(server + "/")
+    manifest = page.evaluate(
+        """async () => {
+      const link = document.querySelector('link[rel=manifest]');
+      const answer = await fetch(link.href);
+      return [answer.headers.get('content-type'), await answer.json()];
+    }"""
+    )
+    assert manifest[0].startswith("application/manifest+json")
+    assert manifest[1]["display"] == "standalone"
+    assert {i["sizes"] for i in manifest[1]["icons"]} >= {"192x192", "512x512", "any"}
+    page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=WAIT_MS)
+    page.reload()  # now the worker controls the page and has kept its files
+    page.wait_for_function("!!navigator.serviceWorker.controller", timeout=WAIT_MS)
+    expect(page.locator("#offline")).to_be_hidden()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#offline")).to_be_visible()
+    expect(page.locator("#offline")).to_contain_text("You are offline")
+    expect(page.locator("header.top .brand")).to_be_visible()  # the page, not an error
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#offline")).to_be_hidden()
+    assert not page.errors and not csp_violations(page)  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ the server's side of hints
+
+
+@pytest.fixture
+def client(database: TestDatabase) -> Iterator[TestClient]:
+    with TestClient(create_app(database.url, bot_delay=0)) as c:
+        yield c
+
+
+def test_hints_are_the_creators_choice_and_the_server_keeps_to_it(
+    client: TestClient, database: TestDatabase
+) -> None:
+    def made(body: dict[str, Any]) -> dict[str, Any]:
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 201, answer.text
+        return answer.json()  # type: ignore[no-any-return]
+
+    def hints_of(game_id: str) -> bool:
+        return client.get(f"/api/games/{game_id}").json()["hints"]  # type: ignore[no-any-return]
+
+    # by default: on against the computer, off between people
+    assert hints_of(made({"mode": "bot"})["id"]) is True
+    assert hints_of(made({"mode": "friend"})["id"]) is False
+    mixed = {"rules": "tercerilla", "seats": [{"kind": "person"}, {"kind": "bot"}]}
+    assert hints_of(made(mixed)["id"]) is False
+    assert hints_of(made({**mixed, "hints": True})["id"]) is True
+    refused = client.post("/api/games", json={"mode": "bot", "hints": "yes"})
+    assert refused.status_code == 400 and "'hints'" in refused.json()["error"]
+    off = made({"mode": "bot", "hints": False, "name": "Ana"})
+    with client.websocket_connect(f"/ws/{off['id']}") as ws:
+        ws.send_text(hello(off["token"]))
+        state = json.loads(ws.receive_text())
+        assert state["type"] == "state" and state["game"]["hints"] is False
+        ws.send_text(json.dumps({"type": "hint", "id": 3}))
+        while (said := json.loads(ws.receive_text()))["type"] == "state":
+            pass
+        assert said["type"] == "error" and said["id"] == 3
+        assert said["message"].startswith("Hints are off in this game")
+        ws.send_text(json.dumps({"type": "ping", "id": "still"}))  # the connection goes on
+        while (said := json.loads(ws.receive_text()))["type"] == "state":
+            pass
+        assert said == {"type": "pong", "id": "still"}
+    rows = database.query("select hints from games where id = %s", off["id"])
+    assert [bool(r[0]) for r in rows] == [False]  # stored with the game
+    # a new server on the same database keeps to it
+    with TestClient(create_app(database.url, bot_delay=0)) as again:
+        assert again.get(f"/api/games/{off['id']}").json()["hints"] is False

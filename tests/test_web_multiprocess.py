@@ -1,0 +1,452 @@
+"""Several real server processes on one PostgreSQL database serve the same games.
+
+Each test starts ``conquian serve`` processes on a PostgreSQL schema of its own: players of
+one game on different processes see each other's moves (told by the database's
+notifications), a move is accepted once however many processes it is sent to, a computer
+seat moves once, and a process killed with SIGKILL loses nothing (its clients resume on
+another).  Every wait is for a message or a process, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import TestDatabase, check_wire, hello, postgres_database, postgres_url_or_skip
+from websockets.sync.client import ClientConnection, connect
+
+from conquian.tools.load import post, start_server
+from conquian.web.hub import Conn, Hub, LiveMatch, UserError
+from conquian.web.store import Store
+
+RECEIVED: list[tuple[int | None, str]] = []
+"""Every message the tests' sockets received, with the seat, checked for secrets."""
+
+
+@pytest.fixture
+def pg() -> Iterator[TestDatabase]:
+    with postgres_database(postgres_url_or_skip()) as db:
+        yield db
+
+
+class Client:
+    """A websocket on one server process, playing a seat (or watching)."""
+
+    def __init__(self, base: str, game_id: str, token: str | None, seat: int | None) -> None:
+        self.seat = seat
+        self._connection = connect("ws" + base.removeprefix("http") + f"/ws/{game_id}")
+        self.ws: ClientConnection = self._connection.__enter__()
+        self.ws.send(hello(token))
+        self.errors: list[dict[str, Any]] = []
+        self.acks: set[Any] = set()
+        self.seq = -1
+        """The number of actions of the last state received."""
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def act(self, action: str, msg_id: int) -> None:
+        self.ws.send(json.dumps({"type": "act", "action": action, "id": msg_id}))
+
+    def message(self) -> dict[str, Any]:
+        raw = self.ws.recv(timeout=30)
+        assert isinstance(raw, str)
+        RECEIVED.append((self.seat, raw))
+        msg: dict[str, Any] = json.loads(raw)
+        if msg["type"] == "error":
+            self.errors.append(msg)
+        if msg["type"] == "state" and msg.get("ack") is not None:
+            self.acks.add(msg["ack"])
+        return msg
+
+    def state(self, seq: int | None = None, *, every: bool = True) -> dict[str, Any]:
+        """The next dealt state (with ``seq`` actions, when given).  ``every``: no state may be
+        skipped on the way (each action is seen)."""
+        while True:
+            msg = self.message()
+            if msg["type"] != "state":
+                continue
+            if every and self.seq >= 0:
+                assert msg["seq"] <= self.seq + 1, f"seat {self.seat} missed a state"
+            self.seq = msg["seq"]
+            if msg["obs"] is not None and (seq is None or msg["seq"] == seq):
+                return msg
+
+
+def stored_actions(db: TestDatabase, game_id: str) -> list[tuple[int, int, str]]:
+    return db.actions(game_id)
+
+
+def rebuilt(db: TestDatabase, game_id: str) -> LiveMatch:
+    store = Store(db.url)
+    try:
+        loaded = store.load(game_id)
+        assert loaded is not None
+        return LiveMatch(*loaded)
+    finally:
+        store.close()
+
+
+def two_servers(db: TestDatabase, tmp_path: Path, bot_delay: float = 0.0) -> list[Any]:
+    """Two ``conquian serve`` processes on one database: [(process, base URL), ...]."""
+    made = []
+    for name in ("a", "b"):
+        made.append(
+            start_server(
+                db.url,
+                bot_delay=bot_delay,
+                log=tmp_path / f"server-{name}.log",
+                args=["--rate-limit", "off"],
+            )
+        )
+    return made
+
+
+def stop(servers: list[Any]) -> None:
+    for proc, _ in servers:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(15)
+
+
+def friend_game(base_a: str, base_b: str) -> tuple[str, list[str]]:
+    """A friend game made on process A, its second seat taken on process B."""
+    made = post(f"{base_a}/api/games", {"mode": "friend", "name": "Ana"})
+    joined = post(f"{base_b}/api/games/{made['id']}/join", {"name": "Ben"})
+    return made["id"], [made["token"], joined["token"]]
+
+
+def test_players_on_two_processes_play_on_into_the_next_deal(
+    pg: TestDatabase, tmp_path: Path
+) -> None:
+    """Seat 0 on process A, seat 1 on B: every move reaches the other process's player; the
+    first deal ends and the second is dealt alike on both; each acknowledged action is
+    stored once."""
+    RECEIVED.clear()
+    servers = two_servers(pg, tmp_path)
+    (_, base_a), (_, base_b) = servers
+    try:
+        game_id, tokens = friend_game(base_a, base_b)
+        clients = [Client(base_a, game_id, tokens[0], 0), Client(base_b, game_id, tokens[1], 1)]
+        rng = random.Random(3)
+        views = [c.state(0) for c in clients]
+        seq, acked, delays = 0, 0, []
+        deal_two_moves = 0
+        while deal_two_moves < 4:
+            assert seq < 400, "the first deal did not end"
+            p = views[0]["obs"]["to_act"]
+            action = rng.choice(views[p]["obs"]["legal_actions"])
+            clients[p].act(action, seq)
+            seq += 1
+            views[p] = clients[p].state(seq)
+            acked_at = time.perf_counter()
+            assert views[p]["ack"] == seq - 1
+            acked += 1
+            views[1 - p] = clients[1 - p].state(seq)  # told by the other process
+            delays.append(time.perf_counter() - acked_at)
+            assert views[0]["match"] == views[1]["match"]
+            assert views[0]["fair"] == views[1]["fair"]  # the same commitments on both
+            if views[0]["match"]["deal"] >= 2:
+                deal_two_moves += 1
+        assert views[0]["last"]["fair"] == views[1]["last"]["fair"]  # the revealed shuffle
+        assert [c.errors for c in clients] == [[], []]
+        assert len(stored_actions(pg, game_id)) == acked == seq
+        truth = rebuilt(pg, game_id)
+        for p in (0, 1):  # what each process showed is the game the database holds
+            assert views[p]["obs"] == truth.view(p)["obs"]
+        # each state reached the other process's player soon (a generous bound: the
+        # machine is shared; docs/performance.md gives the measured figures)
+        assert max(delays) < 2.0, max(delays)
+        for c in clients:
+            c.close()
+    finally:
+        stop(servers)
+    assert check_wire(pg, RECEIVED) >= 2 * seq
+
+
+def test_the_same_move_sent_to_both_processes_is_accepted_once(
+    pg: TestDatabase, tmp_path: Path
+) -> None:
+    """A player connected to both processes sends one move to both at once, many times:
+    each time one is acknowledged, the other refused, and one action is stored."""
+    RECEIVED.clear()
+    servers = two_servers(pg, tmp_path)
+    (_, base_a), (_, base_b) = servers
+    try:
+        game_id, tokens = friend_game(base_a, base_b)
+        # each seat has a connection on each process
+        on = [
+            [Client(base_a, game_id, tokens[p], p), Client(base_b, game_id, tokens[p], p)]
+            for p in (0, 1)
+        ]
+        views = {(p, k): on[p][k].state(0) for p in (0, 1) for k in (0, 1)}
+        rng = random.Random(5)
+        for seq in range(1, 13):
+            p = views[0, 0]["obs"]["to_act"]
+            action = rng.choice(views[p, 0]["obs"]["legal_actions"])
+            msg_id = seq
+            on[p][0].act(action, msg_id)
+            on[p][1].act(action, msg_id)
+            acks = 0
+            for k in (0, 1):
+                # each connection: its own ack or an error, and the state after the move
+                answered = False
+                errors = len(on[p][k].errors)
+                while not answered:
+                    msg = on[p][k].message()
+                    if msg["type"] == "state":
+                        assert msg["seq"] <= seq
+                        views[p, k] = msg
+                        if msg.get("ack") == msg_id:
+                            acks += 1
+                            answered = True
+                    answered = answered or len(on[p][k].errors) > errors
+                while views[p, k]["seq"] < seq:
+                    views[p, k] = on[p][k].state(seq, every=False)
+            assert acks == 1, f"move {seq} was acknowledged {acks} times"
+            for k in (0, 1):
+                views[1 - p, k] = on[1 - p][k].state(seq, every=False)
+            assert len(stored_actions(pg, game_id)) == seq
+        refused = [e for p in (0, 1) for c in on[p] for e in c.errors]
+        assert len(refused) == 12  # one of each pair, with a reason, and nothing else
+        for p in (0, 1):
+            for c in on[p]:
+                c.close()
+    finally:
+        stop(servers)
+    assert check_wire(pg, RECEIVED) > 0
+
+
+def test_a_computer_seat_moves_once_with_clients_on_both_processes(
+    pg: TestDatabase, tmp_path: Path
+) -> None:
+    """A game against the computer watched and played from both processes; a spectator
+    arrives on the second process while the computer is about to move (so both processes
+    try to move it): the computer moves once at every turn, and both processes show the
+    same game."""
+    RECEIVED.clear()
+    servers = two_servers(pg, tmp_path, bot_delay=0.2)
+    (_, base_a), (_, base_b) = servers
+    try:
+        made = post(f"{base_a}/api/games", {"mode": "bot", "level": "easy", "name": "Ana"})
+        game_id, token = made["id"], made["token"]
+        mine = [Client(base_a, game_id, token, 0), Client(base_b, game_id, token, 0)]
+        watcher = Client(base_b, game_id, None, None)
+        rng = random.Random(9)
+        view = mine[0].state()
+        moves = 0
+        latecomers: list[Client] = []
+        while moves < 10 and not view["match"]["over"]:
+            while not view["obs"]["legal_actions"]:  # the computer's turn
+                view = mine[0].state(every=False)
+            at = view["seq"]
+            action = rng.choice(view["obs"]["legal_actions"])
+            sender = mine[moves % 2]
+            sender.act(action, moves)
+            # the computer may be to move now: a new spectator on B makes B move it too
+            latecomers.append(Client(base_b, game_id, None, None))
+            for c in mine:  # both connections see the move, the sender with its ack
+                while c.seq <= at:
+                    seen = c.state(every=False)
+                    if c is mine[0]:
+                        view = seen
+            assert moves in sender.acks
+            moves += 1
+        # once it is the person's turn again (the computer has nothing more to do) both
+        # processes come to the same position; no action was stored twice
+        while not view["obs"]["legal_actions"] and not view["match"]["over"]:
+            view = mine[0].state(every=False)
+        final = view["seq"]
+        assert len(stored_actions(pg, game_id)) == final
+        ends = []
+        for c in [*mine, watcher, *latecomers]:
+            v = c.state(every=False) if c.seq < final else None
+            while v is not None and v["seq"] < final:
+                v = c.state(every=False)
+            ends.append(c.seq)
+        assert set(ends) == {final}
+        stored = stored_actions(pg, game_id)
+        assert [s for s, _, _ in stored] == list(range(1, final + 1))
+        truth = rebuilt(pg, game_id)  # every stored action replays: none was doubled
+        assert truth.seq == final
+        assert sum(1 for _, player, _ in stored if player == 0) == moves
+        assert not [e for c in [*mine, watcher, *latecomers] for e in c.errors]
+        for c in [*mine, watcher, *latecomers]:
+            c.close()
+    finally:
+        stop(servers)
+    assert check_wire(pg, RECEIVED) > 0
+
+
+def test_kill_9_one_process_its_player_resumes_on_the_other(
+    pg: TestDatabase, tmp_path: Path
+) -> None:
+    RECEIVED.clear()
+    servers = two_servers(pg, tmp_path)
+    (proc_a, base_a), (_, base_b) = servers
+    try:
+        game_id, tokens = friend_game(base_a, base_b)
+        clients = [Client(base_a, game_id, tokens[0], 0), Client(base_b, game_id, tokens[1], 1)]
+        rng = random.Random(11)
+        views = [c.state(0) for c in clients]
+        seq = 0
+
+        def move() -> None:
+            nonlocal seq
+            p = views[0]["obs"]["to_act"]
+            clients[p].act(rng.choice(views[p]["obs"]["legal_actions"]), seq)
+            seq += 1
+            views[p] = clients[p].state(seq)
+            assert views[p]["ack"] == seq - 1
+            views[1 - p] = clients[1 - p].state(seq)
+
+        for _ in range(8):
+            move()
+        os.kill(proc_a.pid, signal.SIGKILL)
+        proc_a.wait(10)
+        assert len(stored_actions(pg, game_id)) == seq  # every acknowledged action kept
+        clients[0].close()
+        clients[0] = Client(base_b, game_id, tokens[0], 0)  # reconnects to the other one
+        clients[0].seq = -1
+        views[0] = clients[0].state()
+        assert views[0]["seq"] == seq and views[0]["obs"] == views[1]["obs"] | {
+            "hand": views[0]["obs"]["hand"],
+            "player": 0,
+            "legal_actions": views[0]["obs"]["legal_actions"],
+            "history": views[0]["obs"]["history"],
+        }
+        for _ in range(6):
+            move()
+        assert len(stored_actions(pg, game_id)) == seq == 14
+        assert [c.errors for c in clients] == [[], []]
+        for c in clients:
+            c.close()
+    finally:
+        stop(servers)
+    assert check_wire(pg, RECEIVED) >= 2 * seq
+
+
+def test_a_stale_process_catches_up_instead_of_storing_a_move_twice(pg: TestDatabase) -> None:
+    """Two hubs on one database, without notifications (as if one were late to hear): a
+    move at a number the other process has stored already is refused by the database, the
+    late hub reads what it missed, and judges the move again against the new position."""
+
+    async def run() -> None:
+        stores = [Store(pg.url), Store(pg.url)]
+        hubs = [Hub(stores[0]), Hub(stores[1])]
+        try:
+            game, token0, _ = await hubs[0].create("friend", name="Ana")
+            late = await hubs[1].get(game.id)
+            _, _, token1 = await hubs[1].join(game.id, "Ben")
+            await hubs[0].greet(game, 0, None)
+            await hubs[1].greet(late, 1, None)
+            await hubs[0].refresh(game)  # both know the deal now
+            assert game.dealt and late.dealt and game.seq == late.seq == 0
+            conns = [Conn(0), Conn(1)]
+            p = game.game.state.to_act
+            first = game.game.legal_actions()[0]
+            await hubs[0].act(game, conns[p], str(first), 1)  # hub 1 does not hear of it
+            assert game.seq == 1 and late.seq == 0
+            # the same move, sent to the late hub: stored once, refused or judged again
+            with pytest.raises(UserError):
+                await hubs[1].act(late, conns[p], str(first), 2)
+            assert late.seq == 1  # it caught up
+            assert pg.actions(game.id) == [(1, p, str(first))]
+            assert late.view(p)["obs"] == game.view(p)["obs"]
+            # and it goes on: the next move made on the late hub is stored as number 2
+            q = late.game.state.to_act
+            await hubs[1].act(late, conns[q], str(late.game.legal_actions()[0]), 3)
+            assert [s for s, _, _ in pg.actions(game.id)] == [1, 2]
+            assert token0 != token1
+        finally:
+            for hub in hubs:
+                await hub.close()
+            for store in stores:
+                store.close()
+
+    asyncio.run(run())
+
+
+def serve_command(db_url: str, port: int, *more: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "conquian.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db_url,
+        "--rate-limit",
+        "off",
+        "--bot-delay",
+        "0",
+        *more,
+    ]
+
+
+def test_workers_2_refuses_sqlite(tmp_path: Path) -> None:
+    from conquian.tools.load import free_port
+
+    done = subprocess.run(
+        serve_command(f"sqlite:///{tmp_path / 'g.sqlite3'}", free_port(), "--workers", "2"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "--workers 2 needs a PostgreSQL database" in done.stderr
+    assert "sqlite serves one process" in done.stderr
+    assert not (tmp_path / "g.sqlite3").exists()  # refused before anything was made
+
+
+def test_workers_2_serve_restart_a_killed_worker_and_stop_together(pg: TestDatabase) -> None:
+    """``conquian serve --workers 2``: two workers on one port; one killed with SIGKILL is
+    started again while the other serves on; SIGINT (Ctrl-C) stops them all."""
+    from conquian.tools.load import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        serve_command(pg.url, port, "--workers", "2"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdout is not None
+    try:
+        pids: list[int] = []
+        while len(pids) < 2:
+            line = proc.stdout.readline()
+            assert line, "the server stopped"
+            if line.startswith("worker ") and "started (pid " in line:
+                pids.append(int(line.rsplit("pid ", 1)[1].rstrip(")\n")))
+        base = f"http://127.0.0.1:{port}"
+        # the port is bound before the workers start: a request waits for one, never refused
+        made = post(f"{base}/api/games", {"mode": "friend", "name": "Ana"})
+        os.kill(pids[0], signal.SIGKILL)
+        while True:  # the supervisor says so and starts another
+            line = proc.stdout.readline()
+            assert line, "the server stopped"
+            if "starting it again" in line:
+                break
+        joined = post(f"{base}/api/games/{made['id']}/join", {"name": "B"})
+        assert joined["seat"] == 1
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        for pid in pids[1:]:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
