@@ -289,6 +289,18 @@ NON_NUMBERS = {
 }
 
 
+def test_a_field_name_that_is_no_text_is_named_in_a_400(client: TestClient) -> None:
+    """A lone surrogate (valid JSON, not UTF-8) in an unknown field's name is quoted as
+    its escape in the error, which stays valid JSON."""
+    game_id, _, _ = friend_game(client)
+    body = '{"\\ud800mode": "friend", "name": "Ana"}'
+    for url in ("/api/games", f"/api/games/{game_id}/join"):
+        answer = client.post(url, content=body, headers=JSON)
+        assert answer.status_code == 400, (url, answer.status_code, answer.text)
+        error = strict_json(answer.text)["error"]
+        assert "\\ud800mode" in error, error
+
+
 @pytest.mark.parametrize("text", NON_NUMBERS.values(), ids=NON_NUMBERS)
 def test_nan_and_infinity_are_refused_on_the_websocket(client: TestClient, text: str) -> None:
     game_id, token, _ = friend_game(client)

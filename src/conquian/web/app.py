@@ -198,7 +198,10 @@ def _hub(request: Request | WebSocket) -> Hub:
 async def _user_error(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, UserError) else 400
     headers = exc.headers if isinstance(exc, UserError) else None
-    return JSONResponse({"error": str(exc)}, status_code=status, headers=headers)
+    # a message may quote the request (an unknown field's name), which may hold a lone
+    # surrogate ("\ud800"): written out as its escape, since it cannot be UTF-8
+    message = str(exc).encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def _client(request: Request) -> str:

@@ -128,6 +128,9 @@ def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
     )
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
 def supervise(run: Callable[[], int], workers: int) -> int:
     """Run ``run`` in ``workers`` forked processes until this one is told to stop; a worker
     that dies is started again (one that fails at once stops them all).  Returns the exit
@@ -146,12 +149,16 @@ def supervise(run: Callable[[], int], workers: int) -> int:
     def spawn(number: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
+        # no stop signal between the fork and the new worker's pid being known (it would
+        # never be told to stop), nor in the worker before it has its own handlers
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         pid = os.fork()
         if pid == 0:  # the worker
             code = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
                 os.setpgid(0, 0)  # Ctrl-C reaches the supervisor, which stops each worker once
                 _end_with_parent()
                 code = run()
@@ -162,9 +169,10 @@ def supervise(run: Callable[[], int], workers: int) -> int:
                 sys.stderr.flush()
                 os._exit(code)
         children[pid] = (number, time.monotonic())
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         print(f"worker {number} started (pid {pid})", flush=True)
 
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
     try:
         for number in range(1, workers + 1):
             spawn(number)
