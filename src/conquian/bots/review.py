@@ -25,6 +25,7 @@ could see only.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from .heuristic import HeuristicBot
 from .search import HandModel, HandSampler, HandsSampler, hidden_card_weights, rollout
 
 __all__ = [
+    "CALIBRATION",
     "DEFAULT_CANDIDATES",
     "DEFAULT_SAMPLES",
     "MARK_THRESHOLDS",
@@ -54,6 +56,7 @@ __all__ = [
     "ReviewSettings",
     "ReviewSummary",
     "action_chances",
+    "calibrated_chance",
     "candidate_actions",
     "judge_decision",
     "mark_for",
@@ -166,6 +169,34 @@ def action_chances(
             result = rollout(child, player, random.Random(rollout_seed))
             totals[i] += 1.0 if result > 0 else draw_value if result == 0 else 0.0
     return [total / samples for total in totals]
+
+
+CALIBRATION: tuple[float, float] = (0.7661, -0.0784)
+"""``(a, b)`` of the logistic correction of a two-player winning chance estimated with the
+default samples: ``1 / (1 + exp(-(a * logit(chance) + b)))`` (see :func:`calibrated_chance`).
+Fitted by ``python scripts/calibration.py --load part1.jsonl part2.jsonl`` (the fit on the
+even shuffles of 600 bot games, checked on the odd ones; ``docs/strength.md``, *Calibration*,
+gives the commands that played them); the review itself reports the chances as estimated.
+
+>>> round(calibrated_chance(0.8), 3), round(calibrated_chance(0.2), 3)
+(0.728, 0.242)"""
+
+_LOGIT_CLIP = 0.005
+"""A chance is clipped to [this, 1 - this] before its logit (a share of samples may be 0)."""
+
+
+def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATION) -> float:
+    """A winning chance of :func:`action_chances` corrected by :data:`CALIBRATION` (or
+    ``correction``) towards the share of deals such players went on to win.
+
+    >>> calibrated_chance(0.3, (1.0, 0.0)), round(calibrated_chance(0.5, (2.0, 1.0)), 4)
+    (0.3, 0.7311)
+    """
+    a, b = correction
+    if (a, b) == (1.0, 0.0):
+        return chance
+    p = min(1.0 - _LOGIT_CLIP, max(_LOGIT_CLIP, chance))
+    return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1.0 - p)) + b)))
 
 
 def candidate_actions(obs: Observation, played: Action, limit: int) -> list[Action]:
