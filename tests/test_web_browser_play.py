@@ -141,7 +141,9 @@ def overlaps(a: FloatRect, b: FloatRect) -> bool:
 
 
 def drag_to_centre(page: Page, card: Any) -> None:
-    """Drag a card of the hand onto the middle of the table (pointer events)."""
+    """Drag a card of the hand onto the middle of the table (pointer events), once nothing
+    moves (a card still travelling is not where its box will be)."""
+    page.evaluate(SETTLED_JS)
     start = card.bounding_box()
     goal = page.locator(".middle").bounding_box()
     assert start is not None and goal is not None
