@@ -119,9 +119,9 @@ def stop(servers: list[Any]) -> None:
             proc.wait(15)
 
 
-def friend_game(base_a: str, base_b: str) -> tuple[str, list[str]]:
+def friend_game(base_a: str, base_b: str, rules: str = "standard") -> tuple[str, list[str]]:
     """A friend game made on process A, its second seat taken on process B."""
-    made = post(f"{base_a}/api/games", {"mode": "friend", "name": "Ana"})
+    made = post(f"{base_a}/api/games", {"mode": "friend", "name": "Ana", "rules": rules})
     joined = post(f"{base_b}/api/games/{made['id']}/join", {"name": "Ben"})
     return made["id"], [made["token"], joined["token"]]
 
@@ -136,7 +136,9 @@ def test_players_on_two_processes_play_on_into_the_next_deal(
     servers = two_servers(pg, tmp_path)
     (_, base_a), (_, base_b) = servers
     try:
-        game_id, tokens = friend_game(base_a, base_b)
+        # a match of three deals: a second deal comes whoever wins the first (the standard
+        # match ends at the first deal won)
+        game_id, tokens = friend_game(base_a, base_b, "standard,match=n_deals,match_target=3")
         clients = [Client(base_a, game_id, tokens[0], 0), Client(base_b, game_id, tokens[1], 1)]
         rng = random.Random(3)
         views = [c.state(0) for c in clients]
@@ -238,7 +240,16 @@ def test_a_computer_seat_moves_once_with_clients_on_both_processes(
     servers = two_servers(pg, tmp_path, bot_delay=0.2)
     (_, base_a), (_, base_b) = servers
     try:
-        made = post(f"{base_a}/api/games", {"mode": "bot", "level": "easy", "name": "Ana"})
+        # three deals: the match goes on whoever wins a deal (a standard match ends there)
+        made = post(
+            f"{base_a}/api/games",
+            {
+                "mode": "bot",
+                "level": "easy",
+                "name": "Ana",
+                "rules": "standard,match=n_deals,match_target=3",
+            },
+        )
         game_id, token = made["id"], made["token"]
         mine = [Client(base_a, game_id, token, 0), Client(base_b, game_id, token, 0)]
         watcher = Client(base_b, game_id, None, None)
@@ -247,8 +258,10 @@ def test_a_computer_seat_moves_once_with_clients_on_both_processes(
         moves = 0
         latecomers: list[Client] = []
         while moves < 10 and not view["match"]["over"]:
-            while not view["obs"]["legal_actions"]:  # the computer's turn
-                view = mine[0].state(every=False)
+            while not view["obs"]["legal_actions"] and not view["match"]["over"]:
+                view = mine[0].state(every=False)  # the computer's turn
+            if view["match"]["over"]:  # the computer's move ended the match
+                break
             at = view["seq"]
             action = rng.choice(view["obs"]["legal_actions"])
             sender = mine[moves % 2]
