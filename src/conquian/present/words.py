@@ -15,7 +15,7 @@ knows a rule of the game.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, ActionKind
@@ -39,6 +39,7 @@ from .spans import (
 
 __all__ = [
     "COMMANDS",
+    "DealLog",
     "Names",
     "action_text",
     "centre_origin",
@@ -185,10 +186,48 @@ def describe_events(
 
     ``out_at`` is the number of table cards that ends the deal (``rules.cards_to_win``).
     """
-    lines: list[Line] = []
-    tables: list[Partition] = [()] * len(names.names)
-    last: PublicEvent | None = None
-    for event in history:
+    log = DealLog(names, look, out_at)
+    log.extend(history)
+    return log.lines
+
+
+class DealLog:
+    """The moves of a deal in words (see :func:`describe_events`), kept up to date one move
+    at a time: a move may add lines, or change the last one (a discard goes on its take's
+    line), and :meth:`extend` says from which line on they changed.
+
+    >>> from conquian.game import Game
+    >>> from conquian.present.spans import plain
+    >>> game = Game(seed=3, dealer=0)
+    >>> log = DealLog(Names(("You", "Bot"), me=1), CardLook())
+    >>> game.push(game.legal_actions()[-1])
+    >>> log.extend(game.history)
+    0
+    >>> [plain(line) for line in log.lines], log.count
+    (['You turned Ad and passed it'], 1)
+    """
+
+    def __init__(self, names: Names, look: CardLook, out_at: int = 11) -> None:
+        self.names = names
+        self.look = look
+        self.out_at = out_at
+        self.lines: list[Line] = []
+        self.count = 0
+        """The number of moves described."""
+        self._tables: list[Partition] = [()] * len(names.names)
+        self._last: PublicEvent | None = None
+
+    def extend(self, events: Iterable[PublicEvent]) -> int:
+        """Describe the moves that followed; returns the first line they changed or added
+        (the lines before it are as they were)."""
+        first = max(len(self.lines) - 1, 0)
+        for event in events:
+            self._add(event)
+        return first
+
+    def _add(self, event: PublicEvent) -> None:
+        lines, tables, last = self.lines, self._tables, self._last
+        names, look, out_at = self.names, self.look, self.out_at
         p, action, card = event.player, event.action, event.card
         kind = action.kind
         merge = bool(lines) and last is not None and last.player == p
@@ -285,8 +324,8 @@ def describe_events(
                     card=c,
                 )
             )
-        last = event
-    return lines
+        self._last = event
+        self.count += 1
 
 
 def _refuser(last: PublicEvent | None, forcer: int, n: int) -> int:

@@ -43,16 +43,16 @@ from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
 from ..game import Game
 from ..match import DealResult, Match
-from ..observation import Observation
+from ..observation import Observation, PublicEvent, observe
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
 from ..present.i18n import LANGUAGES, current_language, negotiate, speaking
 from ..present.spans import CardLook, Line, Span
 from ..present.words import (
+    DealLog,
     Names,
     centre_origin,
     describe_action,
-    describe_events,
     outcome_lines,
     payment_lines,
     situation,
@@ -284,6 +284,20 @@ def check_name(name: Any, default: str) -> str:
     return name or default
 
 
+@dataclass(eq=False)
+class _KeptLog:
+    """The moves of a deal as one viewer saw them, in one language (see
+    :meth:`LiveMatch._deal_so_far`)."""
+
+    game: Game
+    names: tuple[str, ...]
+    log: DealLog
+    last: PublicEvent | None = None
+    """The deal's last event described (the game's own object)."""
+    texts: list[str] = field(default_factory=list)
+    items: list[Any] = field(default_factory=list)
+
+
 class LiveMatch:
     """One match in memory, rebuilt from the stored actions."""
 
@@ -327,6 +341,7 @@ class LiveMatch:
         self.stale_rows = False
         """Another process changed a seat, a seed or the rematch: read the game's rows again."""
         self._shown: dict[Any, tuple[str, ...]] = {}
+        self._logs: dict[tuple[int | None, str], _KeptLog] = {}
         self._last: dict[Any, dict[str, Any] | None] = {}
         self.fair = row.fair
         self.shuffles: dict[int, DealRow] = {d.deal: d for d in deals}
@@ -647,14 +662,12 @@ class LiveMatch:
         look = MARKED
         names = Names(self.shown_names(), me=seat)
         game = self.game
-        obs = game.observation(0 if seat is None else seat)
-        history = obs.history
+        obs = observe(game.state, 0 if seat is None else seat)  # the history: below
         data = obs.to_dict()
+        data["history"], log = self._deal_so_far(seat, names, look)
         if seat is None:  # only what every player saw: no hand, no exchange choice
             del data["hand"]
             data.pop("exchange", None)
-            history = tuple(e.seen_by(-1) for e in game.history)
-            data["history"] = [str(e) for e in history]
             data["player"] = None
             data["legal_actions"] = []
         my_turn = seat is not None and obs.my_turn and self.ready and not self.match.is_over
@@ -666,10 +679,7 @@ class LiveMatch:
             "seat": seat,
             "obs": data,
             "seq": self.seq,
-            "log": [
-                segments(line)
-                for line in describe_events(history, names, look, self.rules.cards_to_win)
-            ],
+            "log": log,
             "origin": centre_origin(obs, names) if obs.centre >= 0 else "",
             "situation": segments(situation(obs, names, look)) if my_turn else [],
             "takes": _forms(obs, ActionKind.TAKE) if my_turn else [],
@@ -686,6 +696,41 @@ class LiveMatch:
             "fair": self._fair_view(),
         }
         return out
+
+    def _deal_so_far(
+        self, seat: int | None, names: Names, look: CardLook
+    ) -> tuple[list[str], list[Any]]:
+        """The moves of the deal in play as ``seat`` (None: a spectator) saw them, as text
+        (the observation's history) and in words (the log's lines as JSON items).
+
+        Both are kept for each viewer and language, and extended by the moves made since the
+        last message rather than written from the start of the deal for each one (a move
+        adds lines or changes the last one)."""
+        game = self.game
+        events = game.history
+        viewer = -1 if seat is None else seat
+        key = (seat, current_language())
+        kept = self._logs.get(key)
+        done = 0 if kept is None else kept.log.count
+        if (
+            kept is None
+            or kept.game is not game
+            or kept.names != names.names
+            or done > len(events)
+            or (done and events[done - 1] is not kept.last)  # a move was taken back
+        ):
+            if len(self._logs) > 32:
+                self._logs.clear()
+            log = DealLog(names, look, self.rules.cards_to_win)
+            kept = self._logs[key] = _KeptLog(game, names.names, log)
+            done = 0
+        if done < len(events):
+            seen = [e.seen_by(viewer) for e in events[done:]]
+            first = kept.log.extend(seen)
+            kept.items[first:] = [segments(line) for line in kept.log.lines[first:]]
+            kept.texts.extend(str(e) for e in seen)
+            kept.last = events[-1]
+        return list(kept.texts), list(kept.items)
 
     def _last_deal_once(self, seat: int | None) -> dict[str, Any] | None:
         """:meth:`_last_deal`, worked out once for each viewer, language and finished deal
