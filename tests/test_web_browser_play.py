@@ -186,6 +186,11 @@ def decide(page: Page, *, touch: bool, checked_toast: list[bool] | None = None) 
     page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
 
 
+REVIEW_MS = 90_000
+"""The longest wait for a deal's review (the server judges each decision; seconds when the
+machine is quiet)."""
+
+
 def last_deal_frame(frames: list[tuple[int | None, str]]) -> dict[str, Any]:
     """The first state message that told of the deal that ended last."""
     states = [json.loads(raw) for _, raw in frames if '"type":"state"' in raw]
@@ -293,6 +298,21 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
     assert page.locator("#app").get_attribute("data-deal") == str(last["deal"])
     mine = page.locator("#hand .card-btn").evaluate_all("els => els.map(e => e.dataset.card)")
     assert mine == last["hands"][0], "behind the summary is not the deal that ended"
+
+    # the review of the player's decisions in that deal, asked for from the summary: the
+    # winning chance of each decision drawn, each judged one said in words
+    page.tap("#btn-review")
+    expect(page.locator("#review")).to_have_attribute("data-state", "done", timeout=REVIEW_MS)
+    review = next(json.loads(raw) for _, raw in reversed(frames) if '"type":"review"' in raw)
+    assert review["deal"] == last["deal"] and review["player"] == 0
+    points = page.locator("#review .review-chart polyline.played").get_attribute("points")
+    assert points is not None and len(points.split()) == len(review["decisions"])
+    judged = [d for d in review["decisions"] if d["legal_count"] > 1]
+    expect(page.locator("#review .review-moves li")).to_have_count(len(judged))
+    marked = [d for d in review["decisions"] if d["mark"]]
+    expect(page.locator("#review .review-chart circle")).to_have_count(len(marked))
+    width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], "the review is wider than the phone"
     over = page.locator("#summary-title").get_attribute("data-over") == "true"
     assert over == (last["deal"] == 2)
     if not over:

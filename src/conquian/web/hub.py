@@ -38,12 +38,14 @@ from sqlalchemy.exc import IntegrityError
 
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, Budget, make_bot
+from ..bots.review import Review, ReviewSettings, review_deals
 from ..cards import CARDS, format_mask, mask_indices
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
 from ..game import Game
 from ..match import DealResult, Match
 from ..observation import Observation, PublicEvent, observe
+from ..present import review as review_words
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
 from ..present.i18n import LANGUAGES, current_language, negotiate, speaking
@@ -136,6 +138,7 @@ class Conn:
     fell_behind: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the client fell behind."""
     hinting: bool = False
+    reviewing: bool = False
     invites: dict[int, str] = field(default_factory=dict)
     """The creator's connection: the invitation code of each seat that has one (sent, in
     each state message to this connection only, while the seat is free)."""
@@ -342,6 +345,8 @@ class LiveMatch:
         """Another process changed a seat, a seed or the rematch: read the game's rows again."""
         self._shown: dict[Any, tuple[str, ...]] = {}
         self._logs: dict[tuple[int | None, str], _KeptLog] = {}
+        self.reviews: dict[tuple[int, int], Review] = {}
+        """The review of each (deal, seat) asked for (reviews are data; words per message)."""
         self._last: dict[Any, dict[str, Any] | None] = {}
         self.fair = row.fair
         self.shuffles: dict[int, DealRow] = {d.deal: d for d in deals}
@@ -1299,6 +1304,8 @@ class Hub:
             await self.hint(live, conn)
         elif kind == "rematch":
             await self.rematch(live, conn)
+        elif kind == "review":
+            await self.review(live, conn, data.get("deal"))
         elif kind == "seed":
             if conn.seat is None:
                 raise UserError(_("Only the players add seeds to the shuffle, not spectators."))
@@ -1317,7 +1324,8 @@ class Hub:
         else:
             raise UserError(
                 _(
-                    "Unknown message type {kind}: use act, seed, hint, rematch, lang or ping."
+                    "Unknown message type {kind}: use act, seed, hint, review, rematch, lang "
+                    "or ping."
                 ).format(kind=repr(str(kind)[:20]))
             )
 
@@ -1576,6 +1584,61 @@ class Hub:
                 }
             )
 
+    async def review(self, live: LiveMatch, conn: Conn, deal: Any) -> None:
+        """Judge the decisions of this connection's player in a finished deal (to that
+        client only): ``review_progress`` messages while it is worked out, then ``review``.
+        The review sees what the player saw only; in a game without hints, the deals are
+        reviewed once the match is over."""
+        if conn.seat is None:
+            raise UserError(_("Reviews are for the players, not for spectators."))
+        seat = conn.seat
+        if isinstance(deal, bool) or not isinstance(deal, int):
+            raise UserError(_("'deal' must be the number of a deal that has ended."))
+        async with live.lock:
+            if not 1 <= deal <= len(live.finished):
+                raise UserError(
+                    _("Deal {number} has not ended: only a finished deal is reviewed.").format(
+                        number=deal
+                    )
+                )
+            if not live.hints and not live.match.is_over:
+                raise UserError(
+                    _("In a game without hints, the deals are reviewed once the match is over.")
+                )
+            if conn.reviewing:
+                raise UserError(_("A review is on its way."))
+            game = live.finished[deal - 1][0]
+            done = live.reviews.get((deal, seat))
+        if done is None:
+            record = GameRecord.from_game(game, event="conquian serve", game=live.id)
+            seed = int.from_bytes(hashlib.sha256(f"review:{live.id}:{deal}".encode()).digest()[:4])
+            settings = ReviewSettings(samples=REVIEW_SAMPLES, seed=seed)
+            loop = asyncio.get_running_loop()
+
+            def progress(count: int, total: int) -> None:  # in the review's thread
+                with speaking(conn.lang):
+                    said = review_words.progress_text(count, total)
+                message = {
+                    "type": "review_progress",
+                    "deal": deal,
+                    "done": count,
+                    "total": total,
+                    "words": said,
+                }
+                loop.call_soon_threadsafe(conn.send, message)
+
+            conn.reviewing = True
+            try:
+                done = await loop.run_in_executor(
+                    self._bot_pool,
+                    partial(review_deals, [record], seat, settings, progress=progress),
+                )
+            finally:
+                conn.reviewing = False
+            live.reviews[deal, seat] = done
+        with speaking(conn.lang):
+            conn.send(review_message(done, deal, live.rules))
+
     async def rematch(self, live: LiveMatch, conn: Conn) -> None:
         """Start a new match with the same players (seat tokens carry over)."""
         if conn.seat is None:
@@ -1617,6 +1680,48 @@ class Hub:
 
 MAX_ID = 2**53
 """Larger message ids are not echoed: JavaScript could not read them back exactly."""
+
+
+REVIEW_SAMPLES = 100
+"""Sampled deals per decision of a review asked for in the browser (the command line's
+default is 200): a two-player deal is reviewed in a few seconds."""
+
+
+def review_message(review: Review, deal: int, rules: Rules) -> dict[str, Any]:
+    """A deal's review as one message, its words in the language in use: each decision (the
+    judged ones with their line of words), its winning chances and the summary."""
+    decisions = []
+    for d in review.deal_decisions(1):
+        item = d.to_dict()
+        item["deal"] = deal
+        if d.judged:
+            played = review_words.move_words(d.played, d.table, d.centre, MARKED)
+            best = review_words.move_words(d.best, d.table, d.centre, MARKED)
+            mark = None if d.mark is None else d.mark.value
+            item["words"] = segments(
+                review_words.decision_line(
+                    d.move, played, d.chance_played, best, d.chance_best, mark
+                )
+            )
+            item["mark_word"] = None if mark is None else review_words.mark_word(mark)
+        decisions.append(item)
+    s = review.summary
+    return {
+        "type": "review",
+        "deal": deal,
+        "player": review.player,
+        "rules": rules.to_spec(),
+        "samples": review.settings.samples,
+        "seed": review.settings.seed,
+        "decisions": decisions,
+        "summary": s.to_dict(),
+        "summary_words": [
+            segments(line)
+            for line in review_words.summary_lines(
+                s.judged, s.forced, s.inaccuracies, s.mistakes, s.blunders, s.accuracy
+            )
+        ],
+    }
 
 
 def echo_id(value: Any) -> Any:

@@ -561,6 +561,7 @@ function connect(game) {
   ws.onopen = () => {
     game.retries = 0;
     game.offline = false;
+    if (game.review && game.review.type !== "review") game.review = null; // the server forgot it
     // who we are: the seat token goes in the first message, never in the URL
     // with this browser's seed for the shuffle of the deal being shuffled, and the language
     // of the words we want
@@ -595,9 +596,14 @@ function connect(game) {
       renderGame(game);
     } else if (msg.type === "error") {
       game.pending = false;
+      if (game.review && game.review.type !== "review") game.review = null; // asked again by the button
       toast(msg.message, "error", msg.words ? words(msg.words) : null);
       if (game.state) renderGame(game);
       else app.innerHTML = `<section class="panel narrow"><h2>${esc(t("Cannot open this game"))}</h2><p class="error">${esc(msg.message)}</p><a href="#/">${esc(t("Back"))}</a></section>`;
+    } else if (msg.type === "review" || msg.type === "review_progress") {
+      const done = game.review && game.review.type === "review" && game.review.deal === msg.deal;
+      if (msg.type === "review" || !done) game.review = msg;
+      renderGame(game);
     } else if (msg.type === "hint") {
       toastBox.className = "";
       if (game.state && msg.seq === game.state.seq) {
@@ -1233,9 +1239,52 @@ function summaryOverlay(game, names) {
       ${last.lines.map((l) => `<p>${words(l)}</p>`).join("")}
       <div class="finals">${seatsHtml}</div>
       ${shuffleCheck(game, last)}
+      ${reviewPart(game, last)}
       ${over ? matchOverButtons(game) : ""}
       <button id="btn-next" class="${over ? "" : "primary"}">${esc(over ? t("Look at the table") : t("Next deal"))} <kbd>Enter</kbd></button>
     </div></div>`;
+}
+
+// The review of this player's decisions in the deal that ended: asked for with a button
+// (in a game without hints, once the match is over), worked out by the server while its
+// progress shows, then the winning chance move by move and each judged decision in words.
+function reviewPart(game, last) {
+  const s = game.state;
+  if (s.seat === null || !game.token || (!s.game.hints && !s.match.over)) return "";
+  const r = game.review && game.review.deal === last.deal ? game.review : null;
+  if (!r) return `<div class="review" id="review"><button id="btn-review">${esc(t("Review my moves"))}</button></div>`;
+  if (r.type !== "review") {
+    return `<div class="review" id="review" data-state="working"><p class="small" aria-live="polite">${esc(r.words || t("Reviewing your moves…"))}</p></div>`;
+  }
+  const judged = r.decisions.filter((d) => d.words);
+  return `<div class="review" id="review" data-state="done">
+    <h3>${esc(t("Review of your moves"))}</h3>
+    ${reviewChart(r.decisions)}
+    <ul class="review-moves">${judged.map((d) => `<li class="${d.mark ? `mark-${d.mark}` : ""}" data-move="${d.move}">${words(d.words)}</li>`).join("")}</ul>
+    ${r.summary_words.map((l) => `<p class="small">${words(l)}</p>`).join("")}
+  </div>`;
+}
+
+// The winning chance of each decision as the player played it (and, fainter, of the best
+// move), from 0 at the bottom to 1 at the top; a dot marks each inaccuracy, mistake or
+// blunder.
+function reviewChart(decisions) {
+  if (!decisions.length) return "";
+  const w = 320;
+  const h = 100;
+  const pad = 8;
+  const n = decisions.length;
+  const x = (i) => (n === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (n - 1)).toFixed(1);
+  const y = (c) => (pad + (1 - c) * (h - 2 * pad)).toFixed(1);
+  const points = (key) => decisions.map((d, i) => `${x(i)},${y(d[key])}`).join(" ");
+  const label = t("Your winning chance, move by move");
+  const dots = decisions
+    .map((d, i) => (d.mark ? `<circle class="mark-${d.mark}" cx="${x(i)}" cy="${y(d.chance_played)}" r="4"><title>${esc(d.mark_word || d.mark)}</title></circle>` : ""))
+    .join("");
+  return `<svg class="review-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}">
+    <line class="half" x1="${pad}" y1="${y(0.5)}" x2="${w - pad}" y2="${y(0.5)}"></line>
+    <polyline class="best" points="${points("chance_best")}"></polyline>
+    <polyline class="played" points="${points("chance_played")}"></polyline>${dots}</svg>`;
 }
 
 // Drag a card of the hand onto the centre to discard it (or pass it on, in the exchange):
@@ -1329,6 +1378,13 @@ app.addEventListener("click", (e) => {
       renderGame(game);
     },
     "btn-next": () => closeSummary(game),
+    "btn-review": () => {
+      const deal = game.state.last && game.state.last.deal;
+      if (deal && send(game, { type: "review", deal })) {
+        game.review = { type: "asked", deal };
+        renderGame(game);
+      }
+    },
   };
   if (handlers[el.id]) handlers[el.id]();
 });

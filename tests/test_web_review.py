@@ -1,0 +1,162 @@
+"""The review of a finished deal over the websocket: a player asks for it, is told how it
+progresses, and gets each of his decisions judged (the same review as the command line's
+for the deal's record), in his language; a spectator, a deal not yet over and, in a game
+without hints, a match not yet over are refused with a message, the connection going on."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import hello, sqlite_database
+
+from conquian.bots.review import ReviewSettings, review_deals
+from conquian.present.i18n import speaking
+from conquian.present.review import progress_text
+from conquian.records import GameRecord
+from conquian.web import hub as hub_module
+from conquian.web.app import create_app
+from conquian.web.hub import Hub
+
+SAMPLES = 6
+"""Sampled deals per decision in these tests (the browser's reviews use more)."""
+
+
+@pytest.fixture
+def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    monkeypatch.setattr(hub_module, "REVIEW_SAMPLES", SAMPLES)
+    db = sqlite_database(tmp_path / "games.sqlite3")
+    with TestClient(create_app(db.url, bot_delay=0)) as c:
+        yield c
+
+
+def receive(ws: Any) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.receive_text())
+    return message
+
+
+def play_to_the_end_of_deal(ws: Any, deal: int, rng: random.Random) -> dict[str, Any]:
+    """Play random moves until deal ``deal`` has ended; the state that says so."""
+    msg_id, waiting = 0, False
+    while True:
+        msg = receive(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] != "state" or msg["obs"] is None:
+            continue
+        if waiting and msg.get("ack") != msg_id - 1:
+            continue  # sent before the move was seen
+        waiting = False
+        if msg["last"] is not None and msg["last"]["deal"] >= deal:
+            return msg
+        legal = msg["obs"]["legal_actions"]
+        if legal:
+            ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": msg_id}))
+            msg_id, waiting = msg_id + 1, True
+
+
+def refused(ws: Any, message: dict[str, Any], fragment: str) -> None:
+    ws.send_text(json.dumps(message))
+    msg = receive(ws)
+    while msg["type"] == "state":
+        msg = receive(ws)
+    assert msg["type"] == "error", msg
+    assert fragment in msg["message"], msg["message"]
+    ws.send_text(json.dumps({"type": "ping", "id": 7}))  # the connection goes on
+    msg = receive(ws)
+    while msg["type"] == "state":  # the computer may be moving in the next deal
+        msg = receive(ws)
+    assert msg == {"type": "pong", "id": 7}
+
+
+def ask_review(ws: Any, deal: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    ws.send_text(json.dumps({"type": "review", "deal": deal}))
+    progress = []
+    while True:
+        msg = receive(ws)
+        assert msg["type"] != "error", msg
+        if msg["type"] == "review_progress":
+            progress.append(msg)
+        elif msg["type"] == "review":
+            return progress, msg
+
+
+def test_a_player_reviews_the_deal_that_ended(client: TestClient) -> None:
+    made = client.post(
+        "/api/games",
+        json={
+            "mode": "bot",
+            "level": "easy",
+            "name": "Ana",
+            "rules": "standard,match=n_deals,match_target=3",
+        },
+    ).json()
+    game_id = made["id"]
+    with client.websocket_connect(f"/ws/{game_id}", headers={"Accept-Language": "es"}) as ws:
+        ws.send_text(hello(made["token"]))
+        play_to_the_end_of_deal(ws, 1, random.Random(4))
+        refused(ws, {"type": "review", "deal": 2}, "La mano 2")  # in Spanish
+        refused(ws, {"type": "review", "deal": "1"}, "'deal'")
+        progress, review = ask_review(ws, 1)
+        # the same review as the command line's, of the deal's record, for seat 0
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        game = hub.live[game_id].finished[0][0]
+        record = GameRecord.from_game(game)
+        settings = ReviewSettings(samples=SAMPLES, seed=review["seed"])
+        expected = review_deals([record], 0, settings)
+        assert [d["played"] for d in review["decisions"]] == [
+            str(d.played) for d in expected.decisions
+        ]
+        assert [d["chance_played"] for d in review["decisions"]] == [
+            round(d.chance_played, 4) for d in expected.decisions
+        ]
+        assert review["summary"] == expected.summary.to_dict()
+        assert [(p["done"], p["total"]) for p in progress] == [
+            (k, len(expected.decisions)) for k in range(1, len(expected.decisions) + 1)
+        ]
+        with speaking("es"):
+            assert progress[-1]["words"] == progress_text(len(progress), len(progress))
+        assert progress[-1]["words"] != progress_text(len(progress), len(progress))  # not English
+        judged = [d for d in review["decisions"] if d["legal_count"] > 1]
+        assert judged and all(d["words"] for d in judged)
+        assert all("words" not in d for d in review["decisions"] if d["legal_count"] == 1)
+        for d in review["decisions"]:
+            assert 0.0 <= d["chance_played"] <= d["chance_best"] <= 1.0
+            assert (d["mark"] is None) == (d.get("mark_word") is None)
+        assert review["summary_words"] and review["player"] == 0
+        # asked again: the review kept, at once, no progress this time
+        again_progress, again = ask_review(ws, 1)
+        assert again_progress == [] and again == review
+    with client.websocket_connect(f"/ws/{game_id}") as watcher:
+        watcher.send_text(hello())
+        refused(watcher, {"type": "review", "deal": 1}, "spectators")
+
+
+def test_without_hints_the_deals_are_reviewed_once_the_match_is_over(
+    client: TestClient,
+) -> None:
+    made = client.post(
+        "/api/games",
+        json={
+            "mode": "bot",
+            "level": "easy",
+            "name": "Ana",
+            "hints": False,
+            "rules": "standard,match=n_deals,match_target=2",
+        },
+    ).json()
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_text(hello(made["token"]))
+        rng = random.Random(5)
+        play_to_the_end_of_deal(ws, 1, rng)
+        refused(ws, {"type": "review", "deal": 1}, "once the match is over")
+        ws.send_text(json.dumps({"type": "lang", "lang": "en"}))  # the state again
+        ended = play_to_the_end_of_deal(ws, 2, rng)
+        assert ended["match"]["over"]
+        for deal in (1, 2):
+            _, review = ask_review(ws, deal)
+            assert review["deal"] == deal and review["decisions"]
