@@ -302,3 +302,39 @@ def test_the_kannada_prompts_are_kannada() -> None:
     ]
     assert not re.search("[A-Za-z]", "".join(prompts))
     assert "ಸಹಾಯ" in welcome and "help" not in welcome
+
+
+def test_a_take_that_goes_out_is_marked_where_it_is_offered() -> None:
+    """The short form of a take that goes out, and its line in the list of ways, say so; a
+    take that does not go out is not marked."""
+    import random
+
+    from conquian.actions import ActionKind
+    from conquian.game import Game
+    from conquian.notation import parse_position
+    from conquian.observation import observe
+    from conquian.present.spans import CardLook, melds_spans
+
+    look = CardLook()
+    out_position = "standard offer 0 1 5s5d Ks 3h4h5h6h/7cJcQcKc 2s3s4s/QsQhQd/AhAdAc 5c:d 6sJd * 1"
+    state = parse_position(out_position)
+    obs = observe(state, state.to_act)
+    (take,) = [a for a in obs.legal_actions if a.kind is ActionKind.TAKE]
+    assert terminal.goes_out(take, obs)
+    # a position of a fresh deal where a take does not go out
+    game, rng = Game(seed=5), random.Random(5)
+    while not any(a.kind is ActionKind.TAKE for a in game.legal_actions()):
+        game.push(rng.choice(game.legal_actions()))
+    early = game.observation(game.state.to_act)
+    assert not any(terminal.goes_out(a, early) for a in early.legal_actions)
+    for code in ("en", "es"):
+        with speaking(code):
+            word = terminal._("goes out")
+            assert f" ({word})" in plain(terminal.options_line(obs, look))
+            assert word not in plain(terminal.options_line(early, look))
+            table = melds_spans(look, take.melds)
+            line = plain(terminal.choice_line(1, str(take), 40, table, look, True))
+            assert line.endswith(f" ({word})")
+            assert word not in plain(terminal.choice_line(1, str(take), 40, table, look))
+    with speaking("es"):
+        assert terminal._("goes out") == "sales"

@@ -45,6 +45,7 @@ from ..present.terminal import (
     choose_number,
     choose_prompt,
     game_title,
+    goes_out,
     help_text,
     hint_lines,
     hint_thinking,
@@ -512,7 +513,8 @@ class Session:
         self.screen.say(ways_heading(len(actions), take))
         for i, action in enumerate(actions, start=1):
             form = forms.get(id(action), str(action))
-            self.screen.say(choice_line(i, form, width, melds_spans(look, action.melds), look))
+            table = melds_spans(look, action.melds)
+            self.screen.say(choice_line(i, form, width, table, look, goes_out(action, obs)))
         while True:
             prompt = choose_prompt(len(actions))
             if self.hotseat:

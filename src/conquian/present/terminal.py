@@ -36,9 +36,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ..actions import ActionKind
+from ..actions import Action, ActionKind
 from ..cards import DeckStyle
 from ..errors import InvalidNotationError
+from ..melds import partition_mask
 from ..observation import Observation
 from ..rules import Forcing, MeldWithoutTake, Rules
 from ..state import Phase
@@ -76,6 +77,7 @@ __all__ = [
     "deal_start_line",
     "deals_too_few",
     "game_title",
+    "goes_out",
     "help_text",
     "hint_lines",
     "hint_thinking",
@@ -345,8 +347,13 @@ def options_line(obs: Observation, look: CardLook) -> Line:
     if ActionKind.TAKE in kinds:
         forms = take_short_forms(obs, look)
         takes = sum(len(actions) for _text, actions in forms)
-        shown = [text for text, _actions in forms if text != command("take") or takes == 1]
-        out += [[Span(text, CMD)] for text in shown[:MAX_SHORT_FORMS]]
+        shown = [
+            (text, actions) for text, actions in forms if text != command("take") or takes == 1
+        ]
+        out += [
+            [Span(text, CMD), *(_goes_out() if all(goes_out(a, obs) for a in actions) else [])]
+            for text, actions in shown[:MAX_SHORT_FORMS]
+        ]
         if takes > 1:  # plain 'take' lists every way
             out.append(
                 [Span(command("take"), CMD), *fill(_(" (list all {count} ways)"), count=takes)]
@@ -465,15 +472,29 @@ def ways_heading(count: int, take: bool) -> str:
     ).format(count=count)
 
 
-def choice_line(number: int, form: str, width: int, table: Line, look: CardLook) -> Line:
+def choice_line(
+    number: int, form: str, width: int, table: Line, look: CardLook, out: bool = False
+) -> Line:
     """One way in the list: its number, how it is typed (padded to ``width``) and the table
-    it makes."""
+    it makes; ``out``: that table goes out, and the line says so."""
     return [
         Span(f"  {number:>2}. "),
         Span(form.ljust(width), CMD),
         Span("  \u2192  " if look.symbols else "  ->  ", DIM),
         *table,
+        *(_goes_out() if out else []),
     ]
+
+
+def _goes_out() -> Line:
+    # Translators: after a way to take (or to lay cards) that goes out, in the list of ways
+    return [Span(" ("), Span(_("goes out"), BOLD), Span(")")]
+
+
+def goes_out(action: Action, obs: Observation) -> bool:
+    """Whether ``action`` (a take, or a lay before passing) makes the table that ends the
+    deal."""
+    return partition_mask(action.melds).bit_count() >= obs.rules.cards_to_win
 
 
 # ------------------------------------------------------------------------ 7. the log and hints
