@@ -28,6 +28,7 @@ import pytest
 
 from conquian.errors import ConquianError
 from conquian.tools.arena import _Config, run_match
+from conquian.tools.selfplay import run_selfplay
 from conquian.tools.table_arena import run_table_match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -199,6 +200,30 @@ def test_two_bots_on_ray_with_records(connected: str, tmp_path: Path) -> None:
     assert len(names) == 12 and sorted(p.name for p in ray_dir.iterdir()) == names
     for name in names:
         assert (ray_dir / name).read_bytes() == (here_dir / name).read_bytes(), name
+
+
+def test_selfplay_on_ray_gives_the_games_played_here(connected: str, tmp_path: Path) -> None:
+    here_dir, ray_dir = tmp_path / "here", tmp_path / "ray"
+    here = run_selfplay("standard", 25, seed=4, records_dir=str(here_dir))
+    on_ray = run_selfplay("standard", 25, seed=4, records_dir=str(ray_dir), ray=connected)
+    assert on_ray.to_dict() == here.to_dict()
+    assert [s.number for s in on_ray.summaries] == list(range(1, 26))
+    names = sorted(p.name for p in here_dir.iterdir())
+    assert len(names) == 25 and sorted(p.name for p in ray_dir.iterdir()) == names
+    for name in names:
+        assert (ray_dir / name).read_bytes() == (here_dir / name).read_bytes(), name
+    assert run_selfplay("standard", 25, seed=5).to_dict() != here.to_dict()
+
+
+def test_cli_selfplay_on_a_cluster_by_address(head: Head) -> None:
+    args = ["selfplay", "--games", "12", "--seed", "9", "--rules", "tercerilla", "--json"]
+    here = run_cli(*args)
+    on_ray = run_cli(*args, f"--ray={head.address}", env=head.env)
+    assert here.returncode == 0, here.stderr
+    assert on_ray.returncode == 0, on_ray.stderr
+    data = json.loads(on_ray.stdout)
+    assert data == json.loads(here.stdout)
+    assert data["games"] == 12 and len(data["wins"]) == 3
 
 
 def test_a_different_seed_gives_a_different_result(connected: str) -> None:

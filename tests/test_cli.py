@@ -92,7 +92,7 @@ def test_version() -> None:
         ("rules", ["preset", "--json"]),
         ("legal", ["position", "--json"]),
         ("replay", ["file", "--json", "--positions", "--redact"]),
-        ("selfplay", ["--games", "--seed", "--rules", "--out", "--json"]),
+        ("selfplay", ["--games", "--seed", "--rules", "--out", "--ray", "--jobs", "--json"]),
         ("bench", ["--seconds", "--rules", "--no-anchors", "--json", "--env"]),
     ],
 )
@@ -249,6 +249,23 @@ def test_selfplay_writes_records(selfplay_dir: Path) -> None:
         assert record.result != "*"
 
 
+def test_selfplay_games_depend_on_the_seed_and_their_number_only(
+    selfplay_dir: Path, tmp_path: Path
+) -> None:
+    """The first five games of a longer run are the five of a run of five (so the games
+    can be played in any order, or as Ray tasks, and be the same)."""
+    longer = tmp_path / "longer"
+    result = run_cli("selfplay", "--games", "8", "--seed", "3", "--out", str(longer))
+    assert result.returncode == 0, result.stderr
+    assert len(record_files(longer)) == 8
+    for path in record_files(selfplay_dir):
+        assert (longer / path.name).read_bytes() == path.read_bytes(), path.name
+    other = tmp_path / "other"
+    assert run_cli("selfplay", "--games", "1", "--seed", "4", "--out", str(other)).returncode == 0
+    first = record_files(selfplay_dir)[0]
+    assert (other / first.name).read_bytes() != first.read_bytes()
+
+
 def test_replay_accepts_selfplay_records(selfplay_dir: Path) -> None:
     for path in record_files(selfplay_dir):
         result = run_cli("replay", str(path), "--json")
@@ -382,12 +399,13 @@ def test_replay_bad_files(tmp_path: Path) -> None:
     assert redact.returncode == 2
 
 
-def test_bad_counts() -> None:
+def test_bad_counts_name_the_option() -> None:
     result = run_cli("selfplay", "--games", "-1")
     assert result.returncode == 2
-    assert "positive" in result.stderr
+    assert "--games must be at least 0, got -1" in result.stderr
     result = run_cli("bench", "--seconds", "0")
     assert result.returncode == 2
+    assert "--seconds must be positive, got 0.0" in result.stderr
 
 
 # --------------------------------------------------------------------------- bench

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import signal
 import sys
 import time
@@ -15,7 +14,6 @@ from typing import Any
 from . import __version__
 from .bots.protocol import DEFAULT_TIME_LIMIT_MS
 from .errors import ConquianError, RecordError
-from .game import Game
 from .notation import format_position, parse_position
 from .play.cli import (
     add_language_option,
@@ -275,43 +273,27 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> None:
+    from .tools.selfplay import run_selfplay
+
+    if args.jobs is not None and args.jobs < 0:
+        raise CliError(f"--jobs must be at least 0, got {args.jobs}.")
     rules = find_rules(args.rules)
-    rng = random.Random(args.seed)
-    if args.out:
-        os.makedirs(args.out, exist_ok=True)
-    wins = [0, 0]
-    draws = 0
-    decisions = 0
-    for number in range(1, args.games + 1):
-        game = Game(
-            rules, seed=rng.randrange(2**32), dealer=(number - 1) % 2, players=("random", "random")
-        )
-        while not game.state.is_over:
-            game.push(rng.choice(game.legal_actions()))
-        outcome = game.state.outcome()
-        assert outcome is not None
-        decisions += len(game.history)
-        if outcome.winner is None:
-            draws += 1
-        else:
-            wins[outcome.winner] += 1
-        if args.out:
-            path = os.path.join(args.out, f"game-{number:05d}.toml")
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(GameRecord.from_game(game, event="selfplay").dumps())
-    summary = {
-        "games": args.games,
-        "wins": wins,
-        "draws": draws,
-        "mean_decisions": decisions / args.games if args.games else 0.0,
-        "out": args.out,
-    }
+    result = run_selfplay(
+        args.rules,
+        args.games,
+        seed=args.seed,
+        records_dir=args.out,
+        ray=args.ray,
+        jobs=args.jobs or 0,
+    )
+    summary = {**result.to_dict(), "out": args.out}
     if args.json:
         _print_json(summary)
         return
+    wins = ", ".join(f"p{p} won {w}" for p, w in enumerate(result.wins))
     print(
-        f"{args.games} random games ({rules.to_spec()} rules, seed {args.seed}): "
-        f"p0 won {wins[0]}, p1 won {wins[1]}, {draws} drawn; "
+        f"{result.games} random games ({rules.to_spec()} rules, seed {args.seed}): "
+        f"{wins}, {result.draws} drawn; "
         f"{summary['mean_decisions']:.1f} decisions per game."
     )
     if args.out:
@@ -808,6 +790,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--rules", default="standard", help="rules preset or spec")
     p.add_argument("--out", metavar="DIR", help="save each game's record in DIR")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=RAY_LOCAL,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks (extra 'cluster'), with the same games as "
+        "without: on a local Ray instance, or on the running cluster at ADDRESS",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        help="with --ray, the CPUs of the local Ray instance (default: one per core) or, "
+        "with an ADDRESS, the tasks run at once (default: one per CPU of the cluster)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_selfplay)
 
@@ -996,8 +992,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
-    if getattr(args, "games", 1) < 0 or getattr(args, "seconds", 1.0) <= 0:
-        print("conquian: error: counts and times must be positive.", file=sys.stderr)
+    if getattr(args, "games", 1) < 0:
+        print(f"conquian: error: --games must be at least 0, got {args.games}.", file=sys.stderr)
+        return 2
+    if getattr(args, "seconds", 1.0) <= 0:
+        print(f"conquian: error: --seconds must be positive, got {args.seconds}.", file=sys.stderr)
         return 2
     try:
         status = args.func(args)
