@@ -85,16 +85,16 @@ def ask_review(ws: Any, deal: int) -> tuple[list[dict[str, Any]], dict[str, Any]
             return progress, msg
 
 
+def computer_game(client: TestClient, deals: int, hints: bool = True) -> dict[str, Any]:
+    """A match of ``deals`` deals against the easy computer."""
+    request = {"mode": "bot", "level": "easy", "name": "Ana", "hints": hints}
+    request["rules"] = f"standard,match=n_deals,match_target={deals}"
+    made: dict[str, Any] = client.post("/api/games", json=request).json()
+    return made
+
+
 def test_a_player_reviews_the_deal_that_ended(client: TestClient) -> None:
-    made = client.post(
-        "/api/games",
-        json={
-            "mode": "bot",
-            "level": "easy",
-            "name": "Ana",
-            "rules": "standard,match=n_deals,match_target=3",
-        },
-    ).json()
+    made = computer_game(client, deals=3)
     game_id = made["id"]
     with client.websocket_connect(f"/ws/{game_id}", headers={"Accept-Language": "es"}) as ws:
         ws.send_text(hello(made["token"]))
@@ -139,16 +139,7 @@ def test_a_player_reviews_the_deal_that_ended(client: TestClient) -> None:
 def test_without_hints_the_deals_are_reviewed_once_the_match_is_over(
     client: TestClient,
 ) -> None:
-    made = client.post(
-        "/api/games",
-        json={
-            "mode": "bot",
-            "level": "easy",
-            "name": "Ana",
-            "hints": False,
-            "rules": "standard,match=n_deals,match_target=2",
-        },
-    ).json()
+    made = computer_game(client, deals=2, hints=False)
     with client.websocket_connect(f"/ws/{made['id']}") as ws:
         ws.send_text(hello(made["token"]))
         rng = random.Random(5)
