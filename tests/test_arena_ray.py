@@ -265,7 +265,7 @@ def test_progress_and_ctrl_c_keep_the_deals_finished(connected: str) -> None:
     assert [(g.deal, g.game, g.winner, g.actions) for g in result.games] == [
         (g.deal, g.game, g.winner, g.actions) for g in here.games if g.deal in finished
     ]
-    # the cluster plays on: the tasks cancelled do not hold it
+    # the cluster plays on: the tasks left to end do not hold it
     again = run_match("greedy", "random", 2, seed=5, ray=connected)
     assert again.deals == 2 and not again.interrupted
 

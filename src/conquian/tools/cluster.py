@@ -227,8 +227,8 @@ def run_on_ray(
     """Play a match's deals as Ray tasks (``play_chunk``), counting each chunk as it
     finishes (``result.add``) and setting ``result.jobs`` to the tasks run at once.
 
-    Ctrl-C (KeyboardInterrupt) cancels the tasks not finished and passes on, the chunks
-    finished counted.  A task's exception is raised here as it was raised there.
+    Ctrl-C (KeyboardInterrupt) passes on, the chunks finished counted; the tasks not
+    finished end on their own, their results dropped.  A task's exception is raised here as it was raised there.
 
     :raises ConquianError: if Ray is missing, cannot start or connect, or loses a task.
     """
@@ -264,11 +264,11 @@ def run_on_ray(
                     if progress is not None:
                         progress(result.deals, deals, result)
         finally:
-            # not force=True: killing a worker whose task is just finishing crashes this
-            # driver inside Ray ("Tried to complete task that was not pending")
-            for ref in pending:
-                with contextlib.suppress(Exception):  # finished meanwhile, or disconnected
-                    ray.cancel(ref)
+            # The tasks not finished are left to end on their own (at most one chunk of ten
+            # deals per task running); their results are dropped.  Not ray.cancel: cancelling
+            # a task that is just finishing crashes this driver inside Ray ("Tried to complete
+            # task that was not pending"), with force=True or (less often) without.
+            pending.clear()
 
 
 def _outcome(ray: Any, ref: Any) -> Any:
