@@ -1,14 +1,15 @@
 """Measure the browser page in Chromium and print the figures: python scripts/web_perf.py
 
 * the first load of a game page: the bytes transferred (as sent, compressed), by file;
-* the time to interactive on loopback: from the navigation's start to the hand drawn with
-  its buttons ready (the median of a few fresh loads);
+* the time to interactive on loopback: from the navigation's start to the table drawn with
+  the player's hand, its cards taking clicks (the median of a few fresh loads);
 * moves: every long task (over 50 ms, by a ``PerformanceObserver`` of ``longtask``) while the
   page plays moves, with their animations, the longest animation, and the frames drawn while
   cards move (``requestAnimationFrame``: the frame rate and the longest gap between frames).
 
-It starts its own ``conquian serve`` (SQLite in a temporary directory, the computer moving at
-once) and Debian's Chromium; it is a measurement, not a test: it prints and exits 0.
+It starts its own ``conquian serve`` (SQLite in a temporary directory, the computer waiting
+``--bot-delay`` seconds before each move, as the server does by default) and Debian's
+Chromium; it is a measurement, not a test: it prints and exits 0.
 
 ``--static DIR`` serves the page's own files (``/static/...``) from DIR instead, with no
 service worker: ``--static src/conquian/web/static`` and ``--static`` a copy of an older
@@ -40,18 +41,33 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__
 """Keeps the duration of every long task of the page (an init script)."""
 
 FRAMES = """window.__frames = [];
-const tick = (now) => {
-  if (document.getAnimations().some((a) => a.playState === "running")) window.__frames.push(now);
-  requestAnimationFrame(tick);
+window.__moving = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (keyframes, options) {
+  const a = animate.call(this, keyframes, options);
+  // it runs from its start time (set by the first frame that draws it) to its end
+  a.finished.then(() => window.__moving.push([a.startTime, performance.now()]), () => null);
+  return a;
 };
+const tick = (now) => { window.__frames.push(now); requestAnimationFrame(tick); };
 requestAnimationFrame(tick);"""
-"""Keeps the time of every frame drawn while something moves (an init script)."""
+"""Keeps the time of every frame drawn, and when each animation began (its start time: the
+frame that first draws it) and ended (an init script: cheap enough at every frame not to slow
+what it measures)."""
 
 READY = """() => !!document.getElementById("summary")
   || (document.querySelector("#actions button:not([disabled])") !== null
       && document.getElementById("app").dataset.auto !== "scheduled")"""
 """The page waits for the player (the moves it makes by itself are made), or shows the end
 of a deal."""
+
+DRAWN = """() => document.querySelector("#hand .card-btn") !== null
+  && [...document.querySelectorAll("#app img")].every((img) => img.complete)"""
+"""The table is drawn with the player's hand, whose cards take clicks (whoever is to move), and
+every card face shown has its image."""
+
+STILL = """() => document.getAnimations().every((a) => a.playState !== "running")"""
+"""No card is moving."""
 
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 
@@ -73,13 +89,27 @@ def serve_from(context: BrowserContext, static: Path | None) -> None:
     context.route("**/static/**", answer)
 
 
-def frame_rate(frames: list[float]) -> tuple[float, float, int]:
+def frame_rate(frames: list[float], moving: list[list[float]]) -> tuple[float, float, int]:
     """Frames per second while cards move, the longest gap between two frames (ms), and how
-    many frames were drawn; gaps over 250 ms are between two moves, not inside one."""
-    gaps = [b - a for a, b in itertools.pairwise(frames) if b - a < 250]
+    many frames were drawn, counting only the frames of the times when an animation ran."""
+    spans = sorted(moving)
+    merged: list[list[float]] = []
+    for begun, ended in spans:
+        if merged and begun <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], ended)
+        else:
+            merged.append([begun, ended])
+    gaps: list[float] = []
+    drawn = 0
+    for begun, ended in merged:
+        # the frames drawn while it ran, and the first one after it (which shows its end)
+        inside = [f for f in frames if begun <= f <= ended]
+        inside += [f for f in frames if f > ended][:1]
+        drawn += len(inside)
+        gaps += [b - a for a, b in itertools.pairwise(inside)]
     if not gaps:
-        return 0.0, 0.0, len(frames)
-    return 1000 / statistics.mean(gaps), max(gaps), len(frames)
+        return 0.0, 0.0, drawn
+    return 1000 * len(gaps) / sum(gaps), max(gaps), drawn
 
 
 def new_game(page: Page, base: str) -> str:
@@ -116,12 +146,14 @@ def first_load(
         lambda e: sizes.__setitem__(e["requestId"], int(e["encodedDataLength"])),
     )
     page.goto(url)
-    page.wait_for_function(READY, timeout=20000)
+    page.wait_for_function(DRAWN, timeout=20000, polling=5)
     ready = page.evaluate("performance.now()")
     page.wait_for_load_state("networkidle")
     by_file: dict[str, int] = {}
     for request, size in sizes.items():
         name = (names.get(request, request).replace(base, "") or "/").split("#")[0]
+        if name.startswith("blob:"):
+            continue  # a card face the page drew itself: nothing crossed the network
         by_file[name] = by_file.get(name, 0) + size
     context.close()
     return sum(by_file.values()), by_file, float(ready)
@@ -129,10 +161,10 @@ def first_load(
 
 def moves(
     browser: Browser, base: str, static: Path | None = None
-) -> tuple[list[float], float, int, int, list[float]]:
+) -> tuple[list[float], float, int, int, list[float], list[list[float]]]:
     """Long tasks while the page plays, the longest animation (ms), the decisions made (the
     page makes the moves that leave no choice by itself), the moves made in all (the states
-    the page drew), and the time of each frame drawn while cards moved."""
+    the page drew), the time of each frame drawn, and when each animation began and ended."""
     if static is None:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
     else:
@@ -147,12 +179,15 @@ def moves(
     page.goto(base + "/api/lobby")
     page.goto(new_game(page, base))
     page.wait_for_function(READY, timeout=20000)
-    page.evaluate("window.__long = []; window.__frames = []")  # the moves', not the loading
+    page.evaluate(
+        "window.__long = []; window.__frames = []; window.__moving = []"
+    )  # not the loading
     first = int(page.locator("#app").get_attribute("data-seq") or 0)
     longest = 0.0
     made = 0
     for _ in range(MOVES):
         page.wait_for_function(READY, timeout=20000)
+        page.wait_for_function(STILL, timeout=20000)  # a person acts once the cards have arrived
         if page.locator("#summary").count():
             break
         before = page.locator("#app").get_attribute("data-seq")
@@ -180,16 +215,25 @@ def moves(
     states = int(page.locator("#app").get_attribute("data-seq") or 0) - first
     long_tasks: list[float] = page.evaluate("window.__long")
     frames: list[float] = page.evaluate("window.__frames")
+    moving: list[list[float]] = page.evaluate("window.__moving")
     context.close()
-    return long_tasks, longest, made, states, frames
+    return long_tasks, longest, made, states, frames, moving
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--static", type=Path, help="serve /static/ from this folder")
-    static: Path | None = parser.parse_args().static
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds the computer waits before each move (the server's default: 0.6; 0 "
+        "makes its moves arrive while the last ones still travel)",
+    )
+    args = parser.parse_args()
+    static: Path | None = args.static
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base = start_server(f"sqlite:///{tmp}/perf.sqlite3", bot_delay=0.0)
+        proc, base = start_server(f"sqlite:///{tmp}/perf.sqlite3", bot_delay=args.bot_delay)
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -203,7 +247,7 @@ def main() -> int:
                     f"time to interactive (loopback, {LOADS} fresh loads): median "
                     f"{statistics.median(times):.0f} ms, worst {max(times):.0f} ms"
                 )
-                long_tasks, longest, made, states, frames = moves(browser, base, static)
+                long_tasks, longest, made, states, frames, moving = moves(browser, base, static)
                 worst = max(long_tasks, default=0.0)
                 print(
                     f"moves played: {states} ({made} decisions); "
@@ -211,7 +255,7 @@ def main() -> int:
                     + (f", the longest {worst:.0f} ms" if long_tasks else "")
                 )
                 print(f"longest animation: {longest:.0f} ms")
-                fps, gap, drawn = frame_rate(frames)
+                fps, gap, drawn = frame_rate(frames, moving)
                 print(
                     f"while cards move: {drawn} frames, {fps:.0f} frames per second, "
                     f"the longest gap between frames {gap:.0f} ms"

@@ -36,9 +36,9 @@ PAUSE_HALF_WAY = """() => {
   return moving.length;
 }"""
 COURT_CARDS = """async () => {
-  const { cardSVG } = await import("/static/cards.js");
+  const { cardImage } = await import("/static/cards.js");
   const rows = ["s", "h", "d", "c"].map((suit) =>
-    ["J", "Q", "K", "A", "7"].map((rank) => `<span class="card">${cardSVG(rank + suit, "french")}</span>`).join(" "));
+    ["J", "Q", "K", "A", "7"].map((rank) => `<span class="card">${cardImage(rank + suit, "french")}</span>`).join(" "));
   document.getElementById("app").innerHTML =
     `<div id="gallery" class="board">${rows.map((r) => `<div class="table">${r}</div>`).join("")}</div>`;
   const gallery = document.getElementById("gallery");

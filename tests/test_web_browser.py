@@ -215,6 +215,13 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert re.search(r"wins? the deal|went out", summary), summary
     assert page.locator("#summary .over-buttons a[download]").count() >= 1
     assert page.locator("#summary .table.winning .card").count() >= 11
+    # by now every card is drawn from its face's own image (made while the page was idle),
+    # and each image loaded: the content security policy lets the page show its blob: images
+    faces = page.locator("#summary .card").evaluate_all(
+        "els => els.map(e => { const i = e.querySelector('img.face');"
+        " return i ? i.complete && i.naturalWidth > 0 : 'inline'; })"
+    )
+    assert faces and all(face is True for face in faces), faces
     assert moves >= 3 and not errors
     assert not csp_violations(page)  # the page works under its content security policy
     # nothing the browser received held the computer's hand or the stock

@@ -35,7 +35,7 @@ CSP = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",  # the favicon is a data: URL
+        "img-src 'self' data: blob:",  # the favicon is a data: URL; the card faces blob: URLs
         "connect-src 'self'",  # the API and the game's websocket
         "worker-src 'self'",  # the service worker (/sw.js) that keeps the page offline
         "manifest-src 'self'",  # the web app manifest (/manifest.webmanifest)

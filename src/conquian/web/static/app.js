@@ -17,9 +17,9 @@
 // language of this page's connection.  The keys of the buttons (T, P, D...) are the same in
 // every language.
 
-import { cardSVG, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
+import { cardImage, cardLabel, cardName, parseCard, suitIcon } from "./cards.js";
 import { canCheck, checkShuffle, newSeed } from "./fair.js";
-import { leaning, measure as measureMotion, snapshot, start as startMotion } from "./motion.js";
+import { MOVE_MS, leaning, measure as measureMotion, snapshot, start as startMotion } from "./motion.js";
 import { playSound, wakeSound } from "./sound.js";
 import { chooseLanguage, escapeHTML, language, languages, loadWords, t, th, tn, translatePage } from "./words.js";
 
@@ -238,7 +238,7 @@ function words(segments) {
 
 function card(token, extra = "") {
   const name = token ? cardName(token, deck) : t("hidden card");
-  return `<span class="card ${extra}" data-card="${token || ""}" role="img" aria-label="${esc(name)}">${cardSVG(token, deck)}</span>`;
+  return `<span class="card ${extra}" data-card="${token || ""}" role="img" aria-label="${esc(name)}">${cardImage(token, deck)}</span>`;
 }
 
 function meld(cards, extra = "") {
@@ -1091,13 +1091,14 @@ function renderGame(game) {
     ? myBacks
     : !hand.length && obs.phase !== "over"
       ? `<span class="empty">${esc(t("Your hand is empty: the next card you take goes out."))}</span>`
-      : hand.map((c) => `<button class="${handClass(game, c)}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardSVG(c, deck)}</button>`).join("");
+      : hand.map((c) => `<button class="${handClass(game, c)}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardImage(c, deck)}</button>`).join("");
   const log = items.join("") || `<li class="small">${esc(t("No moves yet."))}</li>`;
 
   // Draw: the frame of the table once (again only when the seats change), then each region
   // whose words or cards changed; what did not change stays as it is in the page.
   const shown = tableFrame(game, { seats, me, watching, others });
-  shown.section.className = `game${watching ? " watching" : ""}${game.sideOpen ? " side-open" : ""}`;
+  const sectionClass = `game${watching ? " watching" : ""}${game.sideOpen ? " side-open" : ""}`;
+  if (shown.section.className !== sectionClass) shown.section.className = sectionClass;
   const changed = new Set();
   for (const [name, html] of Object.entries(regions)) {
     if (shown.html[name] === html) continue;
@@ -1178,7 +1179,7 @@ function autoPlay(game) {
   const [only] = legal;
   const seq = s.seq;
   app.dataset.auto = "scheduled";
-  game.autoTimer = setTimeout(() => {
+  game.autoTimer = setTimeout(() => afterMotion(() => {
     if (view !== game || game.state.seq !== seq || game.pending || summaryPending(game)) return void (app.dataset.auto = "");
     const centre = s.obs.centre ? chip(s.obs.centre) : "";
     const html =
@@ -1189,11 +1190,25 @@ function autoPlay(game) {
           : esc(t("Made the only possible move automatically."));
     game.notes.push({ deal: s.match.deal, at: s.log.length, html });
     act(game, only);
-  }, AUTO_MS);
+  }), AUTO_MS);
 }
 
 // how long the page waits before a move it makes by itself (the card's arrival is seen)
 const AUTO_MS = 280;
+
+/** Run `then` once the cards that move now have arrived (a move made while they travel
+ * would draw the page again in the middle of their flight).  A timer, not the animations'
+ * end: a page that is not shown does not play them. */
+function afterMotion(then) {
+  let left = 0;
+  for (const a of document.getAnimations()) {
+    if (a.playState !== "running") continue;
+    const timing = a.effect.getComputedTiming();
+    left = Math.max(left, timing.endTime - (timing.localTime || 0));
+  }
+  if (left <= 0) return then();
+  setTimeout(then, Math.min(left, MOVE_MS) + 20);
+}
 
 function matchOverButtons(game) {
   const s = game.state;

@@ -246,19 +246,56 @@ function spanishFace(rank, suit) {
   return body + corner(10, 14) + corner(50, 78);
 }
 
-// A card's drawing never changes for a given deck: each is made once and kept.
-const drawn = new Map();
+// A card's drawing never changes for a given deck: each face is drawn once, and once the
+// page is idle each is made an SVG image of its own (a blob: URL).  A card whose image has
+// loaded is an <img> of it, which the browser lays out as one box and keeps decoded; until
+// then (the first moments of the page) it is the drawing inline, dozens of elements to
+// parse, style and lay out each time its part of the page is drawn again.
+const inline = new Map();
+const images = new Map(); // the faces whose image has loaded: key -> blob: URL
+const preloaded = new Set();
+const kept = [];
 
-/** The SVG of one card face (``token`` such as "7h"), or of a card back when null. */
-export function cardSVG(token, deck) {
-  const key = token ? `${deck === "spanish" ? "es" : "fr"}:${token}` : "back";
-  let svg = drawn.get(key);
-  if (svg === undefined) drawn.set(key, (svg = drawCard(token, deck)));
+const keyOf = (token, deck) => (token ? `${deck === "spanish" ? "es" : "fr"}:${token}` : "back");
+
+/** One card face (``token`` such as "7h"), or a card back when null, as HTML. */
+export function cardImage(token, deck) {
+  const key = keyOf(token, deck);
+  const url = images.get(key);
+  if (url !== undefined) return `<img class="face" src="${url}" alt="" draggable="false">`;
+  let svg = inline.get(key);
+  if (svg === undefined) {
+    svg = `<svg class="face" aria-hidden="true"${drawCard(token, deck).slice(4)}`;
+    inline.set(key, svg);
+  }
+  if (!preloaded.has(deck)) preloadDeck(deck);
   return svg;
 }
 
+/** Make the images of every face of `deck` (and the back), a few at a time while the page is
+ * idle; each is used from the moment it has loaded. */
+function preloadDeck(deck) {
+  preloaded.add(deck);
+  const tokens = [null];
+  for (const r of RANKS) for (const s of SUITS) tokens.push(r + s);
+  const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 50));
+  const next = () => {
+    for (const token of tokens.splice(0, 4)) {
+      const key = keyOf(token, deck);
+      if (images.has(key)) continue;
+      const url = URL.createObjectURL(new Blob([drawCard(token, deck)], { type: "image/svg+xml" }));
+      const img = new Image();
+      img.onload = () => images.set(key, url);
+      img.src = url;
+      kept.push(img); // held, so that it stays decoded
+    }
+    if (tokens.length) idle(next);
+  };
+  idle(next);
+}
+
 function drawCard(token, deck) {
-  const open = `<svg class="face" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">`;
+  const open = `<svg width="60" height="84" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg">`;
   if (!token) {
     return open +
       `<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#7b1e2b" stroke="#3a0d14"/>` +
