@@ -56,6 +56,7 @@ def spanish_move(play: Play, kind: str, step: int) -> str:
 
 def without_code(text: str) -> str:
     """The screen without what is code, not words: command lines and file paths."""
+    text = re.sub(r"conquian review\s+\S+\s+--player\s+\d+", " ", text)  # may wrap
     text = re.sub(r"conquian (?:re)?play[^\n]*|\bplay --\w+", " ", text)
     return re.sub(r"/\S+", " ", text)
 

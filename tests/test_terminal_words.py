@@ -338,3 +338,14 @@ def test_a_take_that_goes_out_is_marked_where_it_is_offered() -> None:
             assert word not in plain(terminal.choice_line(1, str(take), 40, table, look))
     with speaking("es"):
         assert terminal._("goes out") == "sales"
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_answers_after_a_deal_mean_one_thing_each(code: str) -> None:
+    with speaking(code):
+        yes, no, review = terminal.yes_words(), terminal.no_words(), terminal.review_words()
+        offer = plain(terminal.review_offer_line("deal1.toml", 0))
+    assert {"y", "n", "r"} <= yes | no | review
+    assert not yes & no and not yes & review and not no & review
+    # the key the offer names is one of the review's answers
+    assert any(f" {word} " in f" {offer} " for word in review), (code, offer)

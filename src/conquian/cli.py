@@ -247,27 +247,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     look = CardLook(deck=find_rules(review.rules).deck_style, symbols=unicode)
     name = review.players[player]
     print(plain(words.review_heading(name, player, settings.samples)))
-    for deal in range(1, review.deals + 1):
-        decisions = review.deal_decisions(deal)
-        heading = words.deal_heading(deal, review.deals)
-        if heading:
-            print()
-            print(plain(heading))
-        for d in decisions:
-            if not d.judged:
-                continue
-            played = words.move_words(d.played, d.table, d.centre, look)
-            best = words.move_words(d.best, d.table, d.centre, look)
-            mark = None if d.mark is None else d.mark.value
-            line = words.decision_line(d.move, played, d.chance_played, best, d.chance_best, mark)
-            print(plain(line))
-        if decisions:
-            print(plain(words.chart_line([d.chance_played for d in decisions], unicode)))
-    s = review.summary
-    print()
-    for line in words.summary_lines(
-        s.judged, s.forced, s.inaccuracies, s.mistakes, s.blunders, s.accuracy
-    ):
+    by_deal = [review.deal_decisions(deal) for deal in range(1, review.deals + 1)]
+    for line in words.review_lines(by_deal, review.summary, look, unicode):
         print(plain(line))
     return 0
 

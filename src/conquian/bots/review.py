@@ -48,6 +48,7 @@ __all__ = [
     "CALIBRATION",
     "DEFAULT_CANDIDATES",
     "DEFAULT_SAMPLES",
+    "IN_GAME_SAMPLES",
     "MARK_THRESHOLDS",
     "Decision",
     "Mark",
@@ -67,6 +68,9 @@ __all__ = [
 
 DEFAULT_SAMPLES = 200
 """Sampled deals per decision: a two-player deal is reviewed in seconds on one core."""
+IN_GAME_SAMPLES = 100
+"""Sampled deals per decision for a review asked for in a game (the terminal's, the
+browser's): a two-player deal in a few seconds."""
 DEFAULT_CANDIDATES = 6
 """Actions estimated per decision besides the one played: the heuristic's best ones."""
 
@@ -241,6 +245,12 @@ class Decision:
     @property
     def judged(self) -> bool:
         return self.legal_count > 1
+
+    @property
+    def mark_code(self) -> str | None:
+        """The code of its mark (``"mistake"``...), or None."""
+        mark = self.mark
+        return None if mark is None else mark.value
 
     @property
     def drop(self) -> float | None:

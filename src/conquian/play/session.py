@@ -29,6 +29,7 @@ from ..notation import parse_action
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
+from ..present.review import review_lines
 from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans
 from ..present.terminal import (
@@ -70,6 +71,9 @@ from ..present.terminal import (
     ready_prompt,
     record_lines,
     resumed_line,
+    review_offer_line,
+    review_words,
+    reviewing_text,
     thanks,
     turn_line,
     typing_error,
@@ -190,6 +194,8 @@ class Session:
         self.seats = self._make_seats()
         self.hotseat = len(self.saved.humans) >= 2
         self.shown: int | None = None
+        self.last_record: GameRecord | None = None
+        """The deal just played, whose review the person may ask for (not between two)."""
         """In hot-seat play, the player whose hand the screen may show now."""
         self._hint_bot: Bot | None = None
         self.table = self._rebuild()
@@ -275,7 +281,7 @@ class Session:
         while True:
             if self.game is None:
                 if self.match.is_over:
-                    if not self._ask_yes(new_match_prompt()):
+                    if not self._ask_yes(new_match_prompt(), review=True):
                         self.store.delete()
                         self.screen.say(thanks())
                         return 0
@@ -285,7 +291,7 @@ class Session:
             self._end_deal()
             if self.match.is_over:
                 self._show_match_result()
-            elif not self._ask_yes(next_deal_prompt()):
+            elif not self._ask_yes(next_deal_prompt(), review=True):
                 self.screen.say(self.saved_message())
                 return 0
 
@@ -553,9 +559,14 @@ class Session:
             *hint_lines(describe_action(action, obs, self.look), reason_words(bot.why, self.look))
         )
 
-    def _ask_yes(self, prompt: str) -> bool:
+    def _ask_yes(self, prompt: str, review: bool = False) -> bool:
+        """A yes-or-no answer; with ``review``, the answer that asks for the review of the
+        deal just played shows it and asks again."""
         while True:
             text = self.screen.ask(prompt).strip().lower()
+            if review and self.last_record is not None and text in review_words():
+                self._review_last_deal()
+                continue
             if text == "" or text in yes_words():
                 return True
             if text in no_words() or _in_english(text) in QUIT_WORDS:
@@ -584,6 +595,7 @@ class Session:
         )
         path = self.store.write_record(record, number)
         self.saved.records.append(str(path))
+        self.last_record = None if self.hotseat else record
         self.screen.new_screen()
         self.screen.board(self._title(), board)
         self.save()
@@ -602,6 +614,22 @@ class Session:
         )
         self.screen.say(match_line(names, self.match.balance))
         self.screen.say(*record_lines(path))
+        if self.last_record is not None:
+            self.screen.say(review_offer_line(path, viewer))
+
+    def _review_last_deal(self) -> None:
+        """The review of the person's moves in the deal just played (from what he saw only)."""
+        from ..bots.review import IN_GAME_SAMPLES, ReviewSettings, review_deals
+
+        record = self.last_record
+        assert record is not None
+        player = self.saved.humans[0]
+        with self.screen.thinking(reviewing_text()):
+            review = review_deals([record], player, ReviewSettings(samples=IN_GAME_SAMPLES))
+        lines = review_lines(
+            [review.deal_decisions(1)], review.summary, self.look, self.look.symbols
+        )
+        self.screen.say("", *lines, "")
 
     def _show_match_result(self) -> None:
         leader = self.match.leader

@@ -15,6 +15,7 @@ sentences, in the language in use, and its one-line chart of the winning chance.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from ..actions import Action, ActionKind
 from ..cards import mask_indices
@@ -34,6 +35,7 @@ __all__ = [
     "percent",
     "progress_text",
     "review_heading",
+    "review_lines",
     "summary_lines",
 ]
 
@@ -218,3 +220,78 @@ def summary_lines(
 def progress_text(done: int, total: int) -> str:
     """Shown while a review is worked out."""
     return _("Reviewing decision {done} of {total}").format(done=done, total=total)
+
+
+class JudgedMove(Protocol):
+    """What the words of a review read of one decision (:class:`conquian.bots.review.Decision`)."""
+
+    @property
+    def move(self) -> int: ...
+    @property
+    def judged(self) -> bool: ...
+    @property
+    def played(self) -> Action: ...
+    @property
+    def best(self) -> Action: ...
+    @property
+    def table(self) -> Partition: ...
+    @property
+    def centre(self) -> int: ...
+    @property
+    def chance_played(self) -> float: ...
+    @property
+    def chance_best(self) -> float: ...
+    @property
+    def mark_code(self) -> str | None: ...
+
+
+class ReviewCounts(Protocol):
+    """What the words of a review read of its summary."""
+
+    @property
+    def judged(self) -> int: ...
+    @property
+    def forced(self) -> int: ...
+    @property
+    def inaccuracies(self) -> int: ...
+    @property
+    def mistakes(self) -> int: ...
+    @property
+    def blunders(self) -> int: ...
+    @property
+    def accuracy(self) -> float | None: ...
+
+
+def review_lines(
+    deals: Sequence[Sequence[JudgedMove]],
+    summary: ReviewCounts,
+    look: CardLook,
+    unicode: bool = True,
+) -> list[Line]:
+    """A review's decisions deal by deal (each judged one, then the deal's chart) and its
+    summary, as ``conquian review`` prints it and the terminal game shows it."""
+    lines: list[Line] = []
+    for number, decisions in enumerate(deals, 1):
+        heading = deal_heading(number, len(deals))
+        if heading:
+            lines += [[], heading]
+        for d in decisions:
+            if not d.judged:
+                continue
+            played = move_words(d.played, d.table, d.centre, look)
+            best = move_words(d.best, d.table, d.centre, look)
+            lines.append(
+                decision_line(d.move, played, d.chance_played, best, d.chance_best, d.mark_code)
+            )
+        if decisions:
+            lines.append(chart_line([d.chance_played for d in decisions], unicode))
+    lines.append([])
+    lines += summary_lines(
+        summary.judged,
+        summary.forced,
+        summary.inaccuracies,
+        summary.mistakes,
+        summary.blunders,
+        summary.accuracy,
+    )
+    return lines

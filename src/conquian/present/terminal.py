@@ -120,6 +120,9 @@ __all__ = [
     "replay_title",
     "resume_command",
     "resumed_line",
+    "review_offer_line",
+    "review_words",
+    "reviewing_text",
     "saved_message",
     "saved_where_line",
     "speak_argparse",
@@ -223,6 +226,32 @@ def new_match_prompt() -> str:
 
 def next_deal_prompt() -> str:
     return _("next deal? [Y/n]> ")
+
+
+def review_words() -> frozenset[str]:
+    """Answers to the question after a deal that ask for its review (r and review always
+    work)."""
+    # Translators: what a player types, after a deal, to see the review of his moves,
+    # separated by spaces (r and review always work); the first is shown in the offer
+    return frozenset({"r", "review", *_("r review").lower().split()})
+
+
+def review_offer_line(path: object, player: int) -> Line:
+    """After a deal: how to see the review of the player's moves, now or later."""
+    key = _("r review").split()[0]
+    return fill(
+        # Translators: {key} is the first of the words typed to ask for a review
+        _(
+            "To see a review of your moves in this deal, answer {key} (it takes a few seconds); later: {command}"
+        ),
+        key=Span(key, BOLD),
+        command=Span(f"conquian review {path} --player {player}", CMD),
+    )
+
+
+def reviewing_text() -> str:
+    """Shown while the deal is reviewed."""
+    return _("Reviewing your moves in this deal…")
 
 
 def answer_yes_or_no() -> str:

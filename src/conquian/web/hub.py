@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, Budget, make_bot
-from ..bots.review import Review, ReviewSettings, review_deals
+from ..bots.review import IN_GAME_SAMPLES, Review, ReviewSettings, review_deals
 from ..cards import CARDS, format_mask, mask_indices
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
@@ -1682,7 +1682,7 @@ MAX_ID = 2**53
 """Larger message ids are not echoed: JavaScript could not read them back exactly."""
 
 
-REVIEW_SAMPLES = 100
+REVIEW_SAMPLES = IN_GAME_SAMPLES
 """Sampled deals per decision of a review asked for in the browser (the command line's
 default is 200): a two-player deal is reviewed in a few seconds."""
 
