@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from web_helpers import check_wire, sqlite_database
 
+from conquian.bots import LEVEL_RATINGS
 from conquian.tools.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -172,6 +173,12 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server + "/")
+    # each level with its rating, on the scale the page explains
+    ratings = page.locator(".level").evaluate_all(
+        "els => els.map(e => [e.querySelector('input').value, e.querySelector('.rating')?.textContent])"
+    )
+    assert ratings == [[level, str(rating)] for level, rating in LEVEL_RATINGS.items()]
+    assert "1000" in page.locator("#ratings-note").inner_text()
     page.fill("#name", "Ana")
     page.check("input[name=level][value=easy]")
     page.click("#play-bot")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..bots import BOT_NAMES, LEVELS
+from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.i18n import LANGUAGES, choose_language, use_language
@@ -35,6 +35,7 @@ from ..present.terminal import (
     command_error,
     deals_too_few,
     hotseat_names,
+    level_ratings,
     no_save_found,
     opponent_note,
     play_help,
@@ -66,7 +67,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     who.add_argument(
         "--level",
         choices=list(LEVELS),
-        help=words["level"],
+        help=words["level"].format(ratings=level_ratings(LEVEL_RATINGS)),
     )
     who.add_argument(
         "--bot",
@@ -180,7 +181,8 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
             opponent = args.level
         else:
             opponent, seconds = pick_default_level(rules)
-            note = opponent_note(opponent, seconds)
+            rating = LEVEL_RATINGS.get(opponent) if seats == 2 else None
+            note = opponent_note(opponent, seconds, rating)
         check_opponent(opponent)
         names = (PERSON_NAME, bot_record_name(opponent))
         if seats > 2:

@@ -85,6 +85,7 @@ __all__ = [
     "hotseat_prompt",
     "illegal_bot_action",
     "keys_help",
+    "level_ratings",
     "log_heading",
     "middle_labels",
     "move_line",
@@ -310,12 +311,23 @@ def resumed_line(when: str) -> Line:
     return fill(_("Resumed the game saved {when}."), NOTE, when=when)
 
 
-def opponent_note(opponent: str, seconds: float) -> str:
-    """Which level was chosen for a new game, and how to choose another."""
+def opponent_note(opponent: str, seconds: float, rating: int | None = None) -> str:
+    """Which level was chosen for a new game (with its rating, in a two-player game), and how
+    to choose another."""
+    if rating is None:
+        return _(
+            "Your opponent: the {level} bot (it answered in {seconds} s here; "
+            "--level easy|medium|hard|expert to change)."
+        ).format(level=opponent, seconds=f"{seconds:.1f}")
     return _(
-        "Your opponent: the {level} bot (it answered in {seconds} s here; "
+        "Your opponent: the {level} bot, rated {rating} (it answered in {seconds} s here; "
         "--level easy|medium|hard|expert to change)."
-    ).format(level=opponent, seconds=f"{seconds:.1f}")
+    ).format(level=opponent, rating=rating, seconds=f"{seconds:.1f}")
+
+
+def level_ratings(ratings: dict[str, int]) -> str:
+    """The levels with their ratings, as the help lists them: ``easy 1000, medium 1017``."""
+    return ", ".join(f"{level} {rating}" for level, rating in ratings.items())
 
 
 def no_save_found(root: object) -> str:
@@ -797,8 +809,9 @@ def play_help() -> dict[str, str]:
             "move; --resume continues it. Finished deals are saved as records you can replay."
         ),
         "level": _(
-            "opponent strength (default: hard if it answers within about a second here, "
-            "else medium)"
+            "opponent strength, each with its two-player rating ({ratings}; a level 100 "
+            "points above another wins about 64 of 100 decided deals against it); default: "
+            "hard if it answers within about a second here, else medium"
         ),
         "bot": _("opponent by bot name: {names}"),
         "hotseat": _("two to four people take turns at this screen"),

@@ -92,6 +92,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..bots import LEVEL_RATINGS
 from ..errors import ConquianError
 from ..observation import observe
 from ..present.i18n import current_language, negotiate, speaking
@@ -285,7 +286,10 @@ def page_html(code: str) -> str:
             lambda m: m[1] + html.escape(_(html.unescape(m[3])), quote=False) + m[5], source
         )
         text = _MARKED_ATTR.sub(lambda m: m[1] + html.escape(_(html.unescape(m[5]))) + m[4], text)
-    return re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', text, count=1)
+    ratings = " ".join(f"{level}:{rating}" for level, rating in LEVEL_RATINGS.items())
+    return re.sub(
+        r'<html lang="[^"]*"', f'<html lang="{code}" data-ratings="{ratings}"', text, count=1
+    )
 
 
 async def index(request: Request) -> Response:

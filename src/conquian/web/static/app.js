@@ -54,6 +54,13 @@ const games = () => [
   ["mexican,num_players=4", t("Four players (Mexican)"), 4, "mexican,num_players=4"],
   ["mexican,num_players=2", t("Two players, Mexican"), 2, "mexican,num_players=2"],
 ];
+// each level's two-player rating, easy = 1000 (the server writes them into the page)
+const RATINGS = Object.fromEntries(
+  (document.documentElement.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => {
+    const [level, rating] = pair.split(":");
+    return [level, rating];
+  }),
+);
 const levels = () => [
   ["easy", t("Easy")],
   ["medium", t("Medium")],
@@ -347,7 +354,8 @@ function showHome() {
         <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <fieldset>
           <legend>${esc(t("Against the computer"))}</legend>
-          <div class="levels">${levels().map(([v, label], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${esc(label)}</label>`).join("")}</div>
+          <div class="levels">${levels().map(([v, label], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${esc(label)}${RATINGS[v] ? ` <span class="rating">${esc(RATINGS[v])}</span>` : ""}</label>`).join("")}</div>
+          <p class="small" id="ratings-note">${esc(t("The number is the level's rating between two players: easy is 1000, and a level 100 above another wins about 64 of 100 decided deals against it."))}</p>
           <label class="check"><input type="checkbox" id="hints-bot" checked> ${esc(t("Hints: I may ask for a hint"))}</label>
           <button type="submit" id="play-bot" class="primary">${esc(t("Play the computer"))}</button>
         </fieldset>
