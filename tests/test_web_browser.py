@@ -179,6 +179,12 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     )
     assert ratings == [[level, str(rating)] for level, rating in LEVEL_RATINGS.items()]
     assert "1000" in page.locator("#ratings-note").inner_text()
+    # they are two-player ratings: a table of three shows none
+    page.select_option("#game-rules", "tercerilla")
+    expect(page.locator(".level .rating").first).to_be_hidden()
+    expect(page.locator("#ratings-note")).to_be_hidden()
+    page.select_option("#game-rules", "standard")
+    expect(page.locator(".level .rating").first).to_be_visible()
     page.fill("#name", "Ana")
     page.check("input[name=level][value=easy]")
     page.click("#play-bot")

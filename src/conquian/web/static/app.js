@@ -387,6 +387,9 @@ function showHome() {
     const before = picks();
     const box = document.getElementById("seat-picks");
     box.hidden = seats === 2; // one other seat: a friend (or the computer, above)
+    // the ratings are those of the two-player game: shown for it only
+    document.querySelector("#new-game .levels").classList.toggle("rated", seats === 2);
+    document.getElementById("ratings-note").hidden = seats !== 2;
     box.innerHTML = Array.from({ length: seats - 1 }, (_, k) => {
       const seat = k + 1;
       const chosen = before[k] || "person";
