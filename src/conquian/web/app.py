@@ -279,17 +279,17 @@ def page_html(code: str) -> str:
     """``index.html`` in language ``code``: ``<html lang>``, each element marked
     ``data-t="English"`` holding its translation, each attribute ``ATTR`` of an element
     marked ``data-t-ATTR="English"`` too.  The page's script translates them again when the
-    language changes (``static/words.js``)."""
+    language changes (``static/words.js``).  ``<body data-ratings>`` holds each level's
+    rating (:data:`conquian.bots.LEVEL_RATINGS`), which the level picker shows."""
     source = (STATIC / "index.html").read_text(encoding="utf-8")
     with speaking(code):
         text = _MARKED_ELEMENT.sub(
             lambda m: m[1] + html.escape(_(html.unescape(m[3])), quote=False) + m[5], source
         )
         text = _MARKED_ATTR.sub(lambda m: m[1] + html.escape(_(html.unescape(m[5]))) + m[4], text)
+    text = re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', text, count=1)
     ratings = " ".join(f"{level}:{rating}" for level, rating in LEVEL_RATINGS.items())
-    return re.sub(
-        r'<html lang="[^"]*"', f'<html lang="{code}" data-ratings="{ratings}"', text, count=1
-    )
+    return text.replace("<body>", f'<body data-ratings="{ratings}">', 1)
 
 
 async def index(request: Request) -> Response:

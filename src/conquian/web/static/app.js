@@ -56,7 +56,7 @@ const games = () => [
 ];
 // each level's two-player rating, easy = 1000 (the server writes them into the page)
 const RATINGS = Object.fromEntries(
-  (document.documentElement.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => {
+  (document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => {
     const [level, rating] = pair.split(":");
     return [level, rating];
   }),
