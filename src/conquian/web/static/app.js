@@ -56,10 +56,7 @@ const games = () => [
 ];
 // each level's two-player rating, easy = 1000 (the server writes them into the page)
 const RATINGS = Object.fromEntries(
-  (document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => {
-    const [level, rating] = pair.split(":");
-    return [level, rating];
-  }),
+  (document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => pair.split(":")),
 );
 const levels = () => [
   ["easy", t("Easy")],
