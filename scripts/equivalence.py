@@ -63,9 +63,9 @@ def arena_digest(bot_a: str, bot_b: str, deals: int, seed: int) -> tuple[str, in
     cli = [sys.executable, "-c", UNTIMED_SEARCH] if searching else CLI
     jobs = "1" if searching else "2"  # worker processes are spawned: they would not see the patch
     try:
+        tail = ["--jobs", jobs, "--records", str(out)]
         subprocess.run(
-            [*cli, "arena", bot_a, bot_b, "--deals", str(deals), "--seed", str(seed)]
-            + ["--jobs", jobs, "--records", str(out)],
+            [*cli, "arena", bot_a, bot_b, "--deals", str(deals), "--seed", str(seed), *tail],
             check=True,
             stdout=subprocess.DEVNULL,
         )

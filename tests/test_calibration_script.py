@@ -29,7 +29,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], list
     """Four games (two shuffles), few samples: the report and the decisions saved."""
     saved = tmp_path_factory.mktemp("calibration") / "decisions.jsonl"
     done = run(
-        *("--games", "4", "--samples", "6", "--seed", "7", "--pairs", "hard:easy,medium:easy"),
+        *("--games", "4", "--samples", "6", "--seed", "7", "--pairs", "expert:easy,medium:easy"),
         *("--json", "--save", str(saved)),
     )
     assert done.returncode == 0, done.stderr
@@ -71,9 +71,11 @@ def test_counts_add_up(tiny: tuple[dict[str, Any], list[dict[str, Any]]]) -> Non
     check_table(tables["check_raw"], odd)
     check_table(tables["check_fitted"], odd)
     searched = [r for r in rows if r["search"] is not None]
-    assert searched and all(r["bot"] == "hard" for r in searched)
+    assert searched and all(r["bot"] == "expert" for r in searched)
     check_table(tables["search_mean"], len(searched))
-    by_bot = {name: sum(1 for r in rows if r["bot"] == name) for name in ("hard", "easy", "medium")}
+    by_bot = {
+        name: sum(1 for r in rows if r["bot"] == name) for name in ("expert", "easy", "medium")
+    }
     for name, count in by_bot.items():
         check_table(tables[f"review_{name}"], count)
     assert sum(by_bot.values()) == len(rows)

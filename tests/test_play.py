@@ -656,10 +656,10 @@ def test_plays_in_plain_text_without_rich(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- in process
 
 
-def test_default_level_is_hard_when_it_answers_within_a_second() -> None:
+def test_default_level_is_expert_when_it_answers_within_a_second() -> None:
     level, seconds = pick_default_level(find_rules("standard"))
-    assert level == ("hard" if seconds <= 1.0 else "medium")
-    assert pick_default_level(find_rules("standard"), limit_s=0.0)[0] == "medium"
+    assert level == ("expert" if seconds <= 1.0 else "hard")
+    assert pick_default_level(find_rules("standard"), limit_s=0.0)[0] == "hard"
 
 
 def test_save_dir_follows_xdg_data_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -620,7 +620,10 @@ def test_seats_requests_are_checked_and_nothing_is_stored(
         ({"seats": [{"kind": "robot"}]}, "unknown kind 'robot': choose 'person' or 'bot'"),
         ({"seats": [{}]}, "unknown kind 'None'"),
         ({"seats": [{"kind": "bot", "level": "godlike"}]}, "unknown level 'godlike'"),
-        ({"seats": [{"kind": "bot", "level": 3}]}, "choose one of easy, medium, hard, expert"),
+        (
+            {"seats": [{"kind": "bot", "level": 3}]},
+            "choose one of beginner, easy, medium, hard, expert",
+        ),
         ({"seats": [{"kind": "person", "level": "hard"}]}, "only a computer seat"),
         ({"seats": [{"kind": "bot", "colour": "red"}]}, "unknown field(s) colour"),
         ({"seats": ["bot"]}, "seats[0] (seat 2) must be an object"),

@@ -810,7 +810,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a match between bots, one per player of the rules: each shuffle "
         "is played in every seating (with two bots, twice with the seats swapped; with three "
         "or four, every order round the table, and the bots are rated with openskill). A bot is a name (random, greedy, heuristic, search, oracle, or a "
-        "level easy/medium/hard/expert) or 'cmd:<command line>' for a program that speaks "
+        "level beginner/easy/medium/hard/expert) or 'cmd:<command line>' for a program that speaks "
         "the bot protocol (docs/protocol.md). Ctrl-C stops and prints the result so far. "
         "With --ray the deals are Ray tasks, with the same results as without.",
     )

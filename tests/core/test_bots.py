@@ -57,12 +57,36 @@ def test_bots_are_reproducible_with_the_same_seed() -> None:
 
 
 def test_levels_and_names() -> None:
-    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    assert list(LEVELS) == ["beginner", "easy", "medium", "hard", "expert"]
+    slips = [LEVELS[level].slip for level in LEVELS]
+    assert slips == sorted(slips, reverse=True) and slips[-1] == 0.0
     for level in LEVELS:
         assert make_bot(level).name in BOT_NAMES
     assert make_bot("Expert").name == "search"
     with pytest.raises(ConquianError, match="Unknown bot 'grandmaster'"):
         make_bot("grandmaster")
+
+
+def test_the_lower_levels_slip_and_the_others_do_not() -> None:
+    """Over the same positions, a slipping level departs from ``hard`` now and then, more
+    often the lower it is; ``hard`` itself is ``heuristic`` without slips."""
+    departures = {}
+    for level in ("beginner", "easy", "medium", "hard"):
+        count = decisions = 0
+        for seed in range(6):
+            game = Game(seed=seed)
+            steady = make_bot("heuristic")
+            slipping = make_bot(level, rng=random.Random(seed))
+            while not game.state.is_over:
+                obs = game.observation(game.state.to_act)
+                best = steady.act(obs)
+                if len(obs.legal_actions) > 1:
+                    decisions += 1
+                    count += slipping.act(obs) != best
+                game.push(best)
+        departures[level] = count / decisions
+    assert departures["hard"] == 0.0
+    assert departures["beginner"] > departures["easy"] > departures["medium"] > 0.0
 
 
 def test_oracle_refuses_to_play_without_the_state() -> None:

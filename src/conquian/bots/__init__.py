@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import random
+from dataclasses import dataclass
 
 from ..errors import ConquianError
 from ..reasons import Reason
@@ -34,34 +35,66 @@ def bot_class(name: str) -> type[Bot] | None:
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search", "oracle")
 """Every bot name, weakest first (``oracle`` cheats and is for measurement only)."""
 
-LEVELS: dict[str, tuple[str, Budget | None]] = {
-    "easy": ("greedy", None),
-    "medium": ("heuristic", None),
-    "hard": ("search", Budget(iterations=50, seconds=0.3)),
-    "expert": ("search", None),
-}
-"""Difficulty levels offered to people, and the bot (and budget) behind each."""
 
-LEVEL_RATINGS: dict[str, int] = {"easy": 1000, "medium": 1017, "hard": 1104, "expert": 1122}
-"""Each level's rating on one scale, ``easy`` (``greedy``) = 1000: the Elo differences of the
-ladder of docs/strength.md (each level against the one below over 2,000 duplicate deals),
-added up.  A level 100 points above another wins about 64 of 100 decided deals against it."""
+@dataclass(frozen=True, slots=True)
+class Level:
+    """What plays at a difficulty level: a bot, its budget, and how often it slips.
+
+    >>> LEVELS["beginner"]
+    Level(bot='heuristic', budget=None, slip=0.8)
+    """
+
+    bot: str
+    budget: Budget | None = None
+    slip: float = 0.0
+    """Chance of a newcomer's slip at each decision (:attr:`HeuristicBot.slip`)."""
+
+
+LEVELS: dict[str, Level] = {
+    "beginner": Level("heuristic", slip=0.8),
+    "easy": Level("heuristic", slip=0.55),
+    "medium": Level("heuristic", slip=0.3),
+    "hard": Level("heuristic"),
+    "expert": Level("search"),
+}
+"""Difficulty levels offered to people, weakest first, and what plays at each: the lower
+levels are ``heuristic`` with slips (a take missed, a careless discard, a force
+forgotten), so that each level wins about 64 of 100 decided deals against the one below."""
+
+LEVEL_RATINGS: dict[str, int] = {
+    "beginner": 718,
+    "easy": 824,
+    "medium": 923,
+    "hard": 1022,
+    "expert": 1118,
+}
+"""Each level's rating on one scale, ``greedy`` = 1000: the Elo differences of the
+ladder of docs/strength.md (``hard`` against ``greedy``, and each level against the one
+below over 2,000 duplicate deals), added up.  A level 100 points above another wins about
+64 of 100 decided deals against it."""
 
 
 def make_bot(name: str, *, rng: random.Random | None = None, budget: Budget | None = None) -> Bot:
     """A bot by name or difficulty level.
 
+    >>> make_bot("medium").slip, make_bot("heuristic").slip
+    (0.3, 0.0)
+
     :raises ConquianError: for an unknown name.
     """
     key = name.strip().lower()
-    if key in LEVELS:
-        key, level_budget = LEVELS[key]
-        budget = budget or level_budget
-    cls = bot_class(key)
+    level = LEVELS.get(key, Level(key))
+    cls = bot_class(level.bot)
     if cls is None:
         known = ", ".join([*BOT_NAMES, *LEVELS])
         raise ConquianError(f"Unknown bot {name!r}; bots and levels are: {known}.")
-    return cls(rng=rng, budget=budget)
+    bot = cls(rng=rng, budget=budget or level.budget)
+    if level.slip:
+        from .heuristic import HeuristicBot
+
+        assert isinstance(bot, HeuristicBot), level
+        bot.slip = level.slip
+    return bot
 
 
 __all__ = [
@@ -71,6 +104,7 @@ __all__ = [
     "Bot",
     "Budget",
     "GreedyBot",
+    "Level",
     "RandomBot",
     "Reason",
     "bot_class",

@@ -16,7 +16,7 @@ from ..observation import Observation
 from ..reasons import Reason
 from ..state import Phase, Source
 from .base import Bot
-from .features import Knowledge, direct_fit_mask, discard_danger, keep_score
+from .features import FEED_OUT_DANGER, Knowledge, direct_fit_mask, discard_danger, keep_score
 
 WIN = 1000.0
 
@@ -33,12 +33,39 @@ class HeuristicBot(Bot):
     """Weight of how much a discarded or passed card may help the opponent."""
     stock_option = 0.55
     """Share of a melded card that a useful stock card is worth when declining."""
+    slip = 0.0
+    """Chance, at each decision with a choice, of a newcomer's slip (the lower levels): a
+    take missed, a careless discard, a force forgotten; never one that loses the deal at
+    once (a take that goes out missed, a card thrown or passed that lets an opponent out)."""
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal_actions) == 1:
             self.why = Reason("only_legal")
             return obs.legal_actions[0]
-        return self.rank(obs)[0][1]
+        ranked = self.rank(obs)
+        if self.slip and self.rng.random() < self.slip:
+            slipped = self._slip(obs, ranked)
+            if slipped is not None:
+                self.why = None  # a slip has no reason to give
+                return slipped
+        return ranked[0][1]
+
+    def _slip(self, obs: Observation, ranked: list[tuple[float, Action]]) -> Action | None:
+        """A newcomer's mistake instead of the best of ``ranked``, or None if none is harmless
+        enough: a take that does not go out missed (the best other choice instead; half as often
+        as the other slips, since a missed take mostly makes a deal longer), a discard
+        at random among those that let no one out, a force left out."""
+        best_value, best = ranked[0]
+        sane = [action for value, action in ranked if value > best_value - FEED_OUT_DANGER / 2]
+        if obs.phase in (Phase.DISCARD, Phase.EXCHANGE):
+            return self.rng.choice(sane)
+        if obs.phase is Phase.FORCE:
+            return Action(ActionKind.NO_FORCE) if best.kind is ActionKind.FORCE else None
+        if (best.kind is not ActionKind.TAKE and not best.melds) or best_value >= WIN:
+            return None
+        if self.rng.random() < 0.5:  # a take is missed half as often as a discard is careless
+            return None
+        return next((a for a in sane if a.kind is not ActionKind.TAKE and not a.melds), None)
 
     def rank(self, obs: Observation) -> list[tuple[float, Action]]:
         """Every legal action with its value, best first; sets :attr:`reason` for the best."""

@@ -137,7 +137,7 @@ class QuitRequest(Exception):
 
 
 def pick_default_level(rules: Rules, limit_s: float = 1.0) -> tuple[str, float]:
-    """``hard`` if it answers a real decision within ``limit_s`` on this machine, else ``medium``.
+    """``expert`` if it answers a real decision within ``limit_s`` on this machine, else ``hard``.
 
     Returns the level and the seconds the probe took.
     """
@@ -151,14 +151,14 @@ def pick_default_level(rules: Rules, limit_s: float = 1.0) -> tuple[str, float]:
             break
         game.push(greedy.act(obs))
     if game.state.is_over:  # pragma: no cover - the fixed seed always reaches a discard
-        return "hard", 0.0
+        return "expert", 0.0
     player = game.state.to_act
-    bot = make_bot("hard", rng=random.Random(1))
+    bot = make_bot("expert", rng=random.Random(1))
     bot.new_deal(player, rules)
     start = time.perf_counter()
     bot.act(game.observation(player))
     elapsed = time.perf_counter() - start
-    return ("hard" if elapsed <= limit_s else "medium"), elapsed
+    return ("expert" if elapsed <= limit_s else "hard"), elapsed
 
 
 def check_opponent(name: str) -> Bot:

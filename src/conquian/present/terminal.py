@@ -317,16 +317,16 @@ def opponent_note(opponent: str, seconds: float, rating: int | None = None) -> s
     if rating is None:
         return _(
             "Your opponent: the {level} bot (it answered in {seconds} s here; "
-            "--level easy|medium|hard|expert to change)."
+            "--level beginner|easy|medium|hard|expert to change)."
         ).format(level=opponent, seconds=f"{seconds:.1f}")
     return _(
         "Your opponent: the {level} bot, rated {rating} (it answered in {seconds} s here; "
-        "--level easy|medium|hard|expert to change)."
+        "--level beginner|easy|medium|hard|expert to change)."
     ).format(level=opponent, rating=rating, seconds=f"{seconds:.1f}")
 
 
 def level_ratings(ratings: dict[str, int]) -> str:
-    """The levels with their ratings, as the help lists them: ``easy 1000, medium 1017``."""
+    """The levels with their ratings, as the help lists them: ``easy 823, medium 922``."""
     return ", ".join(f"{level} {rating}" for level, rating in ratings.items())
 
 
@@ -811,7 +811,7 @@ def play_help() -> dict[str, str]:
         "level": _(
             "opponent strength, each with its two-player rating ({ratings}; a level 100 "
             "points above another wins about 64 of 100 decided deals against it); default: "
-            "hard if it answers within about a second here, else medium"
+            "expert if it answers within about a second here, else hard"
         ),
         "bot": _("opponent by bot name: {names}"),
         "hotseat": _("two to four people take turns at this screen"),

@@ -72,7 +72,7 @@ from .store import ActionRow, DealRow, MatchRow, SeatRow, Store, hash_token
 log = logging.getLogger("conquian.web")
 
 MAX_NAME = 24
-HINT_LEVEL = "hard"
+HINT_BOT = "search"
 """The bot that gives hints (a search with a short budget)."""
 HINT_BUDGET = Budget(iterations=50)
 """The hint's budget: a number of sampled deals and no time limit, so the same position
@@ -1562,7 +1562,7 @@ class Hub:
             obs = live.game.observation(conn.seat)
             seq = live.seq
         bot = make_bot(
-            HINT_LEVEL, rng=random.Random(f"hint:{live.bot_seed}:{seq}"), budget=HINT_BUDGET
+            HINT_BOT, rng=random.Random(f"hint:{live.bot_seed}:{seq}"), budget=HINT_BUDGET
         )
         bot.new_deal(conn.seat, live.rules)
         conn.hinting = True

@@ -48,6 +48,7 @@ def level_word(level: str) -> str:
     """A computer player's level in a name (``hard``); an unknown level as it is."""
     return {
         # Translators: the levels of a computer player, in its name: "Computer (easy)".
+        "beginner": _("beginner"),
         "easy": _("easy"),
         "medium": _("medium"),
         "hard": _("hard"),

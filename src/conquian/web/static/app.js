@@ -54,11 +54,12 @@ const games = () => [
   ["mexican,num_players=4", t("Four players (Mexican)"), 4, "mexican,num_players=4"],
   ["mexican,num_players=2", t("Two players, Mexican"), 2, "mexican,num_players=2"],
 ];
-// each level's two-player rating, easy = 1000 (the server writes them into the page)
+// each level's two-player rating, greedy = 1000 (the server writes them into the page)
 const RATINGS = Object.fromEntries(
   (document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => pair.split(":")),
 );
 const levels = () => [
+  ["beginner", t("Beginner")],
   ["easy", t("Easy")],
   ["medium", t("Medium")],
   ["hard", t("Hard")],
@@ -67,7 +68,7 @@ const levels = () => [
 // a computer player's level inside a sentence, as the server writes it in the computer's name
 const levelWord = (level) =>
   // Translators: the levels of a computer player, in its name: "Computer (easy)".
-  ({ easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") })[level] || level;
+  ({ beginner: t("beginner"), easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert") })[level] || level;
 
 // Every sentence about seats, invitations and the lobby, in one place (as checkWords holds
 // the shuffle check's); made again when the language changes.
@@ -351,8 +352,8 @@ function showHome() {
         <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <fieldset>
           <legend>${esc(t("Against the computer"))}</legend>
-          <div class="levels">${levels().map(([v, label], i) => `<label class="level"><input type="radio" name="level" value="${v}" ${i === 1 ? "checked" : ""}> ${esc(label)}${RATINGS[v] ? ` <span class="rating">${esc(RATINGS[v])}</span>` : ""}</label>`).join("")}</div>
-          <p class="small" id="ratings-note">${esc(t("The number is the level's rating between two players: easy is 1000, and a level 100 above another wins about 64 of 100 decided deals against it."))}</p>
+          <div class="levels">${levels().map(([v, label]) => `<label class="level"><input type="radio" name="level" value="${v}" ${v === "medium" ? "checked" : ""}> ${esc(label)}${RATINGS[v] ? ` <span class="rating">${esc(RATINGS[v])}</span>` : ""}</label>`).join("")}</div>
+          <p class="small" id="ratings-note">${esc(t("The number is the level's rating between two players: 1000 is a typical Conquian program, and a level 100 above another wins about 64 of 100 decided deals against it."))}</p>
           <label class="check"><input type="checkbox" id="hints-bot" checked> ${esc(t("Hints: I may ask for a hint"))}</label>
           <button type="submit" id="play-bot" class="primary">${esc(t("Play the computer"))}</button>
         </fieldset>
