@@ -311,6 +311,11 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
     expect(page.locator("#review .review-moves li")).to_have_count(len(judged))
     marked = [d for d in review["decisions"] if d["mark"]]
     expect(page.locator("#review .review-chart circle")).to_have_count(len(marked))
+    # its scale marked on the left and a legend of its two lines
+    ticks = page.locator("#review .review-chart text.tick").all_text_contents()
+    assert ticks == ["0%", "50%", "100%"]
+    legend = " ".join(page.locator("#review .review-legend").inner_text().split())
+    assert legend == "Your moves Best moves"
     width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], "the review is wider than the phone"
     over = page.locator("#summary-title").get_attribute("data-over") == "true"

@@ -1290,25 +1290,32 @@ function reviewPart(game, last) {
 }
 
 // The winning chance of each decision as the player played it (and, fainter, of the best
-// move), from 0 at the bottom to 1 at the top; a dot marks each inaccuracy, mistake or
-// blunder.
+// move), from 0% at the bottom to 100% at the top, marked on the left; a dot marks each
+// inaccuracy, mistake or blunder; a legend under it says which line is which.
 function reviewChart(decisions) {
   if (!decisions.length) return "";
   const w = 320;
   const h = 100;
   const pad = 8;
+  const left = 34; // room for the percentages
   const n = decisions.length;
-  const x = (i) => (n === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (n - 1)).toFixed(1);
+  const x = (i) => (n === 1 ? (left + w - pad) / 2 : left + (i * (w - left - pad)) / (n - 1)).toFixed(1);
   const y = (c) => (pad + (1 - c) * (h - 2 * pad)).toFixed(1);
   const points = (key) => decisions.map((d, i) => `${x(i)},${y(d[key])}`).join(" ");
   const label = t("Your winning chance, move by move");
+  const percent = new Intl.NumberFormat(language(), { style: "percent" });
+  const ticks = [0, 0.5, 1]
+    .map((c) => `<text class="tick" x="${left - 5}" y="${y(c)}">${esc(percent.format(c))}</text>`)
+    .join("");
   const dots = decisions
     .map((d, i) => (d.mark ? `<circle class="mark-${d.mark}" cx="${x(i)}" cy="${y(d.chance_played)}" r="4"><title>${esc(d.mark_word || d.mark)}</title></circle>` : ""))
     .join("");
+  // Translators: the legend of the review's chart: the line of the moves played, and that of the best moves.
+  const legend = `<p class="review-legend small"><span class="key played"></span>${esc(t("Your moves"))} <span class="key best"></span>${esc(t("Best moves"))}</p>`;
   return `<svg class="review-chart" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(label)}">
-    <line class="half" x1="${pad}" y1="${y(0.5)}" x2="${w - pad}" y2="${y(0.5)}"></line>
+    ${ticks}<line class="half" x1="${left}" y1="${y(0.5)}" x2="${w - pad}" y2="${y(0.5)}"></line>
     <polyline class="best" points="${points("chance_best")}"></polyline>
-    <polyline class="played" points="${points("chance_played")}"></polyline>${dots}</svg>`;
+    <polyline class="played" points="${points("chance_played")}"></polyline>${dots}</svg>${legend}`;
 }
 
 // Drag a card of the hand onto the centre to discard it (or pass it on, in the exchange):
