@@ -41,7 +41,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from conquian.bots import LEVELS, Bot, Budget, Level, bot_class, make_bot
+from conquian.bots import Bot, Budget, bot_class, level_of, make_bot
 from conquian.bots.review import CALIBRATION, action_chances, calibrated_chance
 from conquian.game import Game
 from conquian.seats import Seat, Table
@@ -64,13 +64,12 @@ LOGIT_CLIP = 0.005
 def untimed_bot(name: str, rng: random.Random) -> Bot:
     """A bot by name or level, with its budget of sampled deals but no time limit, so that
     its choices do not depend on the machine's load (``expert``: 600 per candidate)."""
-    key = name.strip().lower()
-    level = LEVELS.get(key, Level(key))
+    level = level_of(name)
     cls = bot_class(level.bot)
     if cls is None or cls.sees_everything:
         raise SystemExit(f"calibration: {name!r} is not a bot that plays from its own view.")
     budget = level.budget or cls.default_budget
-    return make_bot(key, rng=rng, budget=Budget(iterations=budget.iterations))
+    return make_bot(name, rng=rng, budget=Budget(iterations=budget.iterations))
 
 
 def parse_pairs(text: str) -> tuple[tuple[str, str], ...]:

@@ -74,6 +74,16 @@ below over 2,000 duplicate deals), added up.  A level 100 points above another w
 64 of 100 decided deals against it."""
 
 
+def level_of(name: str) -> Level:
+    """What plays under a level or bot name: the level's, or that bot's own without slips.
+
+    >>> level_of(" Medium ").slip, level_of("search")
+    (0.3, Level(bot='search', budget=None, slip=0.0))
+    """
+    key = name.strip().lower()
+    return LEVELS.get(key, Level(key))
+
+
 def make_bot(name: str, *, rng: random.Random | None = None, budget: Budget | None = None) -> Bot:
     """A bot by name or difficulty level.
 
@@ -82,8 +92,7 @@ def make_bot(name: str, *, rng: random.Random | None = None, budget: Budget | No
 
     :raises ConquianError: for an unknown name.
     """
-    key = name.strip().lower()
-    level = LEVELS.get(key, Level(key))
+    level = level_of(name)
     cls = bot_class(level.bot)
     if cls is None:
         known = ", ".join([*BOT_NAMES, *LEVELS])
@@ -108,5 +117,6 @@ __all__ = [
     "RandomBot",
     "Reason",
     "bot_class",
+    "level_of",
     "make_bot",
 ]
