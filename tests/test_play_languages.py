@@ -127,6 +127,7 @@ def test_the_help_and_argparse_errors_in_spanish(command: list[str]) -> None:
         "hotseat",
         "resume",
         "level",
+        "beginner",
         "easy",
         "medium",
         "hard",

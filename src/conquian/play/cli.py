@@ -37,17 +37,18 @@ from ..present.terminal import (
     hotseat_names,
     level_ratings,
     no_save_found,
+    opponent_chosen,
     opponent_note,
     play_help,
     resume_command,
     saved_where_line,
     speak_argparse,
 )
-from ..rules import MatchKind, find_rules
+from ..rules import MatchKind, Rules, find_rules
 from .replay import run_replay_step
-from .session import Session, check_opponent, pick_default_level
+from .session import Session, ask_level, check_opponent, pick_default_level
 from .storage import PlayError, SavedMatch, Store
-from .ui import make_screen
+from .ui import Screen, make_screen
 
 __all__ = [
     "add_play_arguments",
@@ -157,16 +158,30 @@ def _resume_command(args: argparse.Namespace) -> str:
     return resume_command(args.save_dir, args.plain)
 
 
-def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
-    """A fresh match from the options, and a note on the opponent."""
+def _rules_of(args: argparse.Namespace) -> Rules:
+    """The rules of a new match from the options (``--rules``, ``--deck``, ``--deals``)."""
     rules = find_rules(args.rules)
-    seats = rules.num_players
     if args.deck:
         rules = rules.with_flags(deck_style=DeckStyle(args.deck))
     if args.deals is not None:
         if args.deals < 1:
             raise PlayError(deals_too_few(args.deals))
         rules = rules.with_flags(match=MatchKind.N_DEALS, match_target=args.deals)
+    return rules
+
+
+def _interactive(screen: Screen) -> bool:
+    """Whether a person types at this screen (its input and output are a terminal)."""
+    return screen.is_tty and sys.stdin.isatty()
+
+
+def _new_saved(args: argparse.Namespace, screen: Screen) -> tuple[SavedMatch, str] | None:
+    """A fresh match from the options, and a note on the opponent.
+
+    Without ``--level``, ``--bot`` or ``--hotseat``, a person at a terminal chooses the level
+    from a menu (None if they quit there); otherwise the level is picked for this machine."""
+    rules = _rules_of(args)
+    seats = rules.num_players
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bot_seed = random.Random(f"bot:{seed}").randrange(2**63)
     note = ""
@@ -182,7 +197,16 @@ def _new_saved(args: argparse.Namespace) -> tuple[SavedMatch, str]:
         else:
             opponent, seconds = pick_default_level(rules)
             rating = LEVEL_RATINGS.get(opponent) if seats == 2 else None
-            note = opponent_note(opponent, seconds, rating)
+            if _interactive(screen):
+                chosen = ask_level(screen, opponent, rated=seats == 2)
+                if chosen is None:
+                    return None
+                opponent = chosen
+                note = opponent_chosen(
+                    opponent, LEVEL_RATINGS.get(opponent) if seats == 2 else None
+                )
+            else:
+                note = opponent_note(opponent, seconds, rating)
         check_opponent(opponent)
         names = (PERSON_NAME, bot_record_name(opponent))
         if seats > 2:
@@ -207,9 +231,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume and store.has_save():
         saved = store.load()
         resumed = True
+        screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
     else:
-        saved, note = _new_saved(args)
-    screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
+        screen = make_screen(args.plain, _rules_of(args).deck_style)
+        fresh = _new_saved(args, screen)
+        if fresh is None:
+            return 0
+        saved, note = fresh
     if args.resume and not resumed:
         screen.say(no_save_found(store.root))
     elif not resumed and store.has_save():

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..actions import Action, ActionKind
-from ..bots import Bot, make_bot
+from ..bots import LEVEL_RATINGS, LEVELS, Bot, make_bot
 from ..cards import parse_cards_mask
 from ..errors import (
     AmbiguousActionError,
@@ -37,6 +37,7 @@ from ..present.terminal import (
     PERSON_NAME,
     also_spans,
     answer_yes_or_no,
+    bot_label,
     bot_seat_name,
     bot_sees_everything,
     bot_thinking,
@@ -52,6 +53,10 @@ from ..present.terminal import (
     hint_thinking,
     hotseat_prompt,
     illegal_bot_action,
+    level_menu,
+    level_name,
+    level_not_understood,
+    level_prompt,
     log_heading,
     name_list,
     new_match_prompt,
@@ -106,7 +111,7 @@ from .storage import PlayError, SavedMatch, Store
 from .table import Board, board_lines
 from .ui import Screen
 
-__all__ = ["QuitRequest", "Session", "pick_default_level"]
+__all__ = ["QuitRequest", "Session", "ask_level", "pick_default_level", "read_level"]
 
 HINT_BOT = "expert"
 """The strongest bot a person may play; it gives the hints."""
@@ -159,6 +164,45 @@ def pick_default_level(rules: Rules, limit_s: float = 1.0) -> tuple[str, float]:
     bot.act(game.observation(player))
     elapsed = time.perf_counter() - start
     return ("expert" if elapsed <= limit_s else "hard"), elapsed
+
+
+def read_level(typed: str, levels: Sequence[str], default: str) -> str | None:
+    """The level typed at the level menu: its number, its name (English or in the language in
+    use) or nothing (``default``); None if it is none of them.
+
+    >>> read_level(" 2 ", ["easy", "hard"], "hard"), read_level("", ["easy", "hard"], "hard")
+    ('hard', 'hard')
+    >>> read_level("EASY", ["easy", "hard"], "hard"), read_level("3", ["easy", "hard"], "hard")
+    ('easy', None)
+    """
+    text = typed.strip().casefold()
+    if not text:
+        return default
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        return levels[number - 1] if 1 <= number <= len(levels) else None
+    for level in levels:
+        if text in (level, level_name(level).casefold()):
+            return level
+    return None
+
+
+def ask_level(screen: Screen, default: str, *, rated: bool) -> str | None:
+    """Show the level menu and read the level chosen (Enter, or the end of input: ``default``);
+    None if the person asked to quit.  ``rated``: show the two-player ratings."""
+    levels = list(LEVELS)
+    screen.say(*level_menu(levels, LEVEL_RATINGS if rated else None, default))
+    while True:
+        try:
+            typed = screen.ask(level_prompt(len(levels), default))
+        except EOFError:
+            return default
+        if _in_english(typed.strip()).lower() in QUIT_WORDS:
+            return None
+        level = read_level(typed, levels, default)
+        if level is not None:
+            return level
+        screen.error(level_not_understood(typed.strip(), len(levels), default))
 
 
 def check_opponent(name: str) -> Bot:
@@ -223,7 +267,8 @@ class Session:
                 if self.saved.opponent is None:
                     raise PlayError(no_opponent_saved())
                 name = BOT_NAME if bots == 1 else bot_seat_name(p)
-                seats.append(_Seat(name, record_name, check_opponent(self.saved.opponent)))
+                label = bot_label(record_name, self.saved.opponent)
+                seats.append(_Seat(name, label, check_opponent(self.saved.opponent)))
         return seats
 
     def _rebuild(self) -> Table:

@@ -62,6 +62,7 @@ __all__ = [
     "also_spans",
     "answer_yes_or_no",
     "backup_kept",
+    "bot_label",
     "bot_record_name",
     "bot_record_names",
     "bot_seat_name",
@@ -85,7 +86,12 @@ __all__ = [
     "hotseat_prompt",
     "illegal_bot_action",
     "keys_help",
+    "level_menu",
+    "level_name",
+    "level_not_understood",
+    "level_prompt",
     "level_ratings",
+    "level_trait",
     "log_heading",
     "middle_labels",
     "move_line",
@@ -102,6 +108,7 @@ __all__ = [
     "not_understood",
     "numbered",
     "on_your_right_note",
+    "opponent_chosen",
     "opponent_note",
     "options_line",
     "other_rules_saved",
@@ -177,6 +184,15 @@ def bot_seat_name(seat: int) -> str:
 def bot_record_names(opponent: str, seats: int) -> tuple[str, ...]:
     """The bots' names in the save and the records: ``Bot 1 (hard)``, ``Bot 2 (hard)``..."""
     return tuple(f"{bot_seat_name(p)} ({opponent})" for p in range(1, seats))
+
+
+def bot_label(record_name: str, opponent: str) -> str:
+    """A bot's heading on the table: its name in the save with the level in the language in
+    use (``Bot (difícil)`` for ``Bot (hard)`` in Spanish); another name as it is."""
+    suffix = f" ({opponent})"
+    if not record_name.endswith(suffix):
+        return record_name
+    return f"{record_name.removesuffix(suffix)} ({level_name(opponent)})"
 
 
 def hotseat_names(seats: int) -> tuple[str, ...]:
@@ -323,6 +339,96 @@ def opponent_note(opponent: str, seconds: float, rating: int | None = None) -> s
         "Your opponent: the {level} bot, rated {rating} (it answered in {seconds} s here; "
         "--level beginner|easy|medium|hard|expert to change)."
     ).format(level=opponent, rating=rating, seconds=f"{seconds:.1f}")
+
+
+def level_name(level: str) -> str:
+    """A level as the level menu shows it, in the language in use (``hard``)."""
+    return {
+        # Translators: the levels of the computer player in the terminal's level menu.
+        "beginner": _("beginner"),
+        "easy": _("easy"),
+        "medium": _("medium"),
+        "hard": _("hard"),
+        "expert": _("expert"),
+    }.get(level, level)
+
+
+def level_trait(level: str) -> str:
+    """How a level plays, in a few words for the level menu."""
+    return {
+        "beginner": _("often misses a take or discards carelessly"),
+        "easy": _("slips about every other move"),
+        "medium": _("slips now and then"),
+        "hard": _("never slips; plays by sound rules of thumb"),
+        "expert": _("looks ahead over sampled deals of the hidden cards"),
+    }.get(level, "")
+
+
+def level_menu(levels: Sequence[str], ratings: dict[str, int] | None, default: str) -> list[Line]:
+    """The level menu of a new game: each level numbered, with its rating (``ratings``: in a
+    two-player game; None leaves them out) and how it plays; ``default`` is marked.
+
+    >>> from conquian.present.spans import plain
+    >>> lines = [plain(line) for line in level_menu(["easy", "hard"], {"easy": 824, "hard": 1022}, "hard")]
+    >>> lines[1]
+    '  1  easy  824  slips about every other move'
+    >>> lines[2].endswith("rules of thumb (Enter)")
+    True
+    """
+    width = max(len(level_name(level)) for level in levels)
+    lines: list[Line] = [[Span(_("Choose your opponent:"), BOLD)]]
+    for number, level in enumerate(levels, 1):
+        row = [Span(f"  {number}  "), Span(level_name(level).ljust(width), BOLD)]
+        if ratings is not None:
+            rating = ratings.get(level)
+            row.append(Span(f" {rating:>4}" if rating is not None else " " * 5))
+        trait = level_trait(level)
+        if level == default:
+            # Translators: marks the level chosen by pressing Enter in the level menu.
+            trait = _("{trait} (Enter)").format(trait=trait)
+        row.append(Span(f"  {trait}", DIM if level != default else ""))
+        lines.append(row)
+    if ratings is not None:
+        lines.append(
+            [
+                Span(
+                    _(
+                        "The number is the level's rating between two players: 1000 is a "
+                        "typical Conquian program, and a level 100 above another wins about "
+                        "64 of 100 decided deals against it."
+                    ),
+                    DIM,
+                )
+            ]
+        )
+    return lines
+
+
+def level_prompt(count: int, default: str) -> str:
+    """The prompt of the level menu."""
+    return _("level (1-{count}, Enter: {level})> ").format(count=count, level=level_name(default))
+
+
+def level_not_understood(text: str, count: int, default: str) -> str:
+    """What was typed at the level menu is not a level."""
+    return _(
+        "{typed} is not one of the levels: type its number (1 to {count}) or its name, "
+        "or press Enter for {level}."
+    ).format(typed=repr(text[:30]), count=count, level=level_name(default))
+
+
+def opponent_chosen(level: str, rating: int | None = None) -> str:
+    """The level chosen in the level menu (with its rating, in a two-player game), and how
+    to start with it at once next time."""
+    if rating is None:
+        return _(
+            "Your opponent: the {level} bot (conquian play --level {option} starts with it "
+            "at once)."
+        ).format(level=level_name(level), option=level)
+    return _(
+        "Your opponent: the {level} bot, rated {rating} (conquian play --level {option} "
+        "starts with it at once)."
+    ).format(level=level_name(level), rating=rating, option=level)
 
 
 def level_ratings(ratings: dict[str, int]) -> str:
