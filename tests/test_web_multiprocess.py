@@ -390,6 +390,80 @@ def test_a_stale_process_catches_up_instead_of_storing_a_move_twice(pg: TestData
     asyncio.run(run())
 
 
+def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
+    pg: TestDatabase,
+) -> None:
+    """Two hubs on one database, listening: a move every player sees reaches the other hub in
+    its notification, which applies it without reading the database; an exchange choice
+    (only its player sees it) is never put in a notification, and the other hub reads it."""
+    from conquian.web.notify import Listener
+
+    async def run() -> None:
+        stores = [Store(pg.url), Store(pg.url)]
+        hubs = [Hub(stores[0]), Hub(stores[1])]
+        reads: list[int] = []
+        real_since = stores[1].since_async
+
+        async def counted_since(*args: Any) -> Any:
+            reads.append(args[1])
+            return await real_since(*args)
+
+        stores[1].since_async = counted_since  # type: ignore[method-assign]
+        channel = stores[0].channel
+        assert channel is not None
+        heard: asyncio.Queue[Any] = asyncio.Queue()
+        spy = Listener(pg.url, channel, lambda *change: heard.put_nowait(change), lambda: None)
+        await spy.start()
+        try:
+            for hub in hubs:
+                await hub.start()
+            seats = [{"kind": "person"}, {"kind": "person"}]
+            game, _, invites = await hubs[0].create(
+                None, name="Ana", rules="mexican,num_players=3", seats=seats
+            )
+            there = await hubs[1].get(game.id)
+            watcher = Conn(1)
+            await hubs[1].connect(there, watcher)
+            for seat, invite in ((1, invites[0]), (2, invites[1])):
+                await hubs[0].join(game.id, f"P{seat}", invite["code"])
+            for seat in range(3):
+                await hubs[0].greet(game, seat, None)
+            conns = [Conn(0), Conn(1), Conn(2)]
+            carried: list[tuple[int, int, str] | None] = []
+            for _move in range(8):
+                async with asyncio.timeout(30):  # hub 1 is up to date: event-driven
+                    while not there.dealt or there.seq < game.seq:
+                        watcher.wake.clear()
+                        await watcher.wake.wait()
+                state = game.game.state
+                action = state.legal_actions()[0]
+                await hubs[0].act(game, conns[state.to_act], str(action), None)
+                async with asyncio.timeout(30):
+                    while len(carried) < game.seq:
+                        change = await heard.get()
+                        if change[1] == "a":
+                            carried.append(change[4])
+            async with asyncio.timeout(30):
+                while there.seq < game.seq:
+                    watcher.wake.clear()
+                    await watcher.wake.wait()
+            exchanges = [i for i, row in enumerate(carried) if row is None]
+            assert exchanges, "the Mexican game starts with the exchanges"
+            assert len(exchanges) < len(carried), "and goes on with moves every player sees"
+            assert not any(row[2].startswith("exchange") for row in carried if row is not None)
+            # hub 1 read only to learn the exchanges, never a move a notification carried
+            assert 0 < len(reads) <= len(exchanges)
+            assert there.view(1)["obs"] == game.view(1)["obs"]
+        finally:
+            await spy.close()
+            for hub in hubs:
+                await hub.close()
+            for store in stores:
+                store.close()
+
+    asyncio.run(run())
+
+
 def serve_command(db_url: str, port: int, *more: str) -> list[str]:
     return [
         sys.executable,

@@ -287,3 +287,51 @@ def test_every_write_notifies_the_other_processes_once_committed(stores: list[St
             f"g1 r 0 {two.origin}",
         ]
         assert not list(listener.notifies(timeout=0.3))  # nothing more: not the refused ones
+
+
+def test_the_listener_hands_on_changes_and_listens_again_after_losing_its_connection(
+    stores: list[Store],
+) -> None:
+    """The server's listener passes on each notification; when the database drops its
+    connection it connects again, says so (every game must then be read again: what was
+    sent meanwhile is lost), and goes on passing on the new ones."""
+    one, _two = stores
+    if not one.postgres:
+        assert one.channel is None
+        return
+    import asyncio
+
+    import psycopg
+
+    from conquian.web.notify import Listener, libpq_url
+
+    async def actions(got: asyncio.Queue[tuple[str, str, int, str]]) -> tuple[str, str, int, str]:
+        while True:
+            change = await asyncio.wait_for(got.get(), 30)
+            if change[1] == "a":
+                return change
+
+    async def main() -> None:
+        got: asyncio.Queue[tuple[str, str, int, str]] = asyncio.Queue()
+        reconnected = asyncio.Event()
+        channel = one.channel
+        assert channel is not None
+        listener = Listener(
+            one.url, channel, lambda *change: got.put_nowait(change), reconnected.set
+        )
+        await listener.start()
+        try:
+            one.create_game(game_row("g1"), DealRow(1, "ab" * 32, "cd" * 32, (None, None)))
+            one.add_action("g1", ActionRow(1, 1, 0, "decline"))
+            assert await actions(got) == ("g1", "a", 1, one.origin, None)
+            backend = listener._conn.info.backend_pid
+            with psycopg.connect(libpq_url(one.url), autocommit=True) as admin:
+                admin.execute("select pg_terminate_backend(%s)", [backend])
+            await asyncio.wait_for(reconnected.wait(), 30)
+            assert listener._conn.info.backend_pid != backend
+            one.add_action("g1", ActionRow(2, 1, 1, "discard Kh"))
+            assert await actions(got) == ("g1", "a", 2, one.origin, None)
+        finally:
+            await listener.close()
+
+    asyncio.run(main())

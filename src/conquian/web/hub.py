@@ -146,7 +146,7 @@ class Conn:
     max_chars: int = OUTBOX_CHARS
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (never ``NaN`` or ``Infinity``: ``ValueError`` if it holds one)."""
+        """Queue a message (never ``NaN`` or ``Infinity``: :func:`.security.dumps` writes them as ``null``)."""
         if self.behind:
             return
         text = dumps(message)
@@ -343,6 +343,10 @@ class LiveMatch:
         """The bot task is waiting (as a stand-in) to see whether another process moves."""
         self.stale_rows = False
         """Another process changed a seat, a seed or the rematch: read the game's rows again."""
+        self.heard = 0
+        """The highest action number other processes have told of."""
+        self.announced: dict[int, ActionRow] = {}
+        """The actions other processes' notifications carried, by number, not yet applied."""
         self._shown: dict[Any, tuple[str, ...]] = {}
         self._logs: dict[tuple[int | None, str], _KeptLog] = {}
         self.reviews: dict[tuple[int, int], Review] = {}
@@ -449,6 +453,22 @@ class LiveMatch:
                 self._replay(action_row)
                 changed = True
         return changed
+
+    def take_announced(self) -> list[ActionRow] | None:
+        """The actions after :attr:`seq` up to the last one heard of, if the notifications
+        carried every one of them; None if some must be read from the database."""
+        rows: list[ActionRow] = []
+        while self.seq + len(rows) < self.heard:
+            row = self.announced.get(self.seq + len(rows) + 1)
+            if row is None:
+                break
+            rows.append(row)
+        done = self.seq + len(rows)
+        for number in [n for n in self.announced if n <= done]:
+            del self.announced[number]
+        if not rows or done < self.heard:
+            return None
+        return rows
 
     # ------------------------------------------------------------ engine
 
@@ -951,6 +971,7 @@ class Hub:
                 live.bot_task.cancel()
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
         self._db_pool.shutdown(wait=True)
+        await self.store.close_async()
 
     async def _db(self, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         loop = asyncio.get_running_loop()
@@ -1171,8 +1192,16 @@ class Hub:
 
     # ------------------------------------------- other processes' changes
 
-    def _notified(self, game_id: str, kind: str, number: int, origin: str) -> None:
-        """Another process committed a change to a game (:mod:`.notify`)."""
+    def _notified(
+        self,
+        game_id: str,
+        kind: str,
+        number: int,
+        origin: str,
+        action: tuple[int, int, str] | None = None,
+    ) -> None:
+        """Another process committed a change to a game (:mod:`.notify`); ``action``: the
+        action it stored (deal, player, text), when the notification carries it."""
         if origin == self.store.origin:
             return
         if game_id in self._loading:
@@ -1181,7 +1210,11 @@ class Hub:
         live = self.live.get(game_id)
         if live is None or (kind == "a" and number <= live.seq):
             return
-        if kind != "a":
+        if kind == "a":
+            live.heard = max(live.heard, number)
+            if action is not None:
+                live.announced[number] = ActionRow(number, *action)
+        else:
             live.stale_rows = True  # seats, seeds or the rematch: read the game's rows too
         self._refresh_soon(live)
 
@@ -1238,8 +1271,13 @@ class Hub:
             if loaded is None:
                 return False
             changed = live.catch_up(*loaded)
+        elif (announced := live.take_announced()) is not None:
+            changed = live.catch_up(None, announced, ())  # no need to read them back
         else:
-            news, deals = await self._db(self.store.since, live.id, live.seq, live.deal_number)
+            if self.store.postgres:
+                news, deals = await self.store.since_async(live.id, live.seq, live.deal_number)
+            else:
+                news, deals = await self._db(self.store.since, live.id, live.seq, live.deal_number)
             changed = live.catch_up(None, news, deals)
         await self.save_shuffles(live)
         return changed
@@ -1472,14 +1510,20 @@ class Hub:
         # the action that ends a deal fixes the next deal's shuffle and seeds
         following = live.shuffles.get(row.deal + 1) if record and status is None else None
         try:
-            stored = await self._db(
-                self.store.add_action,
-                live.id,
-                row,
-                record=record,
-                status=status,
-                next_deal=following,
-            )
+            if self.store.fast_action(record, following):
+                # every player sees it (not an exchange choice): the others are told it
+                announce = action.kind is not ActionKind.EXCHANGE
+                await self.store.add_action_async(live.id, row, status, announce=announce)
+                stored = None
+            else:
+                stored = await self._db(
+                    self.store.add_action,
+                    live.id,
+                    row,
+                    record=record,
+                    status=status,
+                    next_deal=following,
+                )
         except IntegrityError:
             live.undo()
             log.info("game %s: action %s was stored by another process first", live.id, row.seq)

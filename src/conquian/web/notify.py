@@ -5,8 +5,12 @@ channel (:attr:`.store.Store.channel`), so the notification is delivered only on
 has committed, and never for a write that failed.  Its payload is ``GAME KIND NUMBER ORIGIN``:
 the game's id, ``a`` (an action and its number), ``s`` (a seed and its deal), ``j`` (a join
 and its seat) or ``r`` (a rematch), and the writing process's :attr:`.store.Store.origin`.
-It holds no card, seed or token: a process that has the game in memory reads what changed
-from the tables and applies it (:meth:`.hub.Hub.refresh`).
+A process that has the game in memory reads what changed from the tables and applies it
+(:meth:`.hub.Hub.refresh`).  The notification of an action that every player sees and that
+ends no deal also carries it, ``DEAL PLAYER ACTION`` after the origin, so that the other
+processes apply it without reading it back.  A notification never holds a seed, a token,
+a hand, or an exchange choice (which only its player sees): any session connected to the
+database may listen on the channel.
 
 :class:`Listener` holds one connection (psycopg 3, asynchronous, autocommit) that listens on
 the channel and hands each notification to a callback in the server's event loop.  If the
@@ -40,23 +44,40 @@ def libpq_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def parse(payload: str) -> tuple[str, str, int, str] | None:
-    """``(game, kind, number, origin)`` of a payload; None if it is not one of ours."""
-    parts = payload.split(" ")
-    if len(parts) != 4 or not parts[2].isdigit():
+Change = tuple[str, str, int, str, tuple[int, int, str] | None]
+"""A notification read: game, kind, number, origin, and the action it carries (deal,
+player and its text) or None."""
+
+
+def parse(payload: str) -> Change | None:
+    """The parts of a payload; None if it is not one of ours.
+
+    >>> parse("g1 a 7 3f2e"), parse("g1 a 8 3f2e 1 0 take 5c6c7c")
+    (('g1', 'a', 7, '3f2e', None), ('g1', 'a', 8, '3f2e', (1, 0, 'take 5c6c7c')))
+    >>> parse("g1 a x 3f2e") is None
+    True
+    """
+    parts = payload.split(" ", 6)
+    if len(parts) not in (4, 7) or not parts[2].isdigit():
         return None
-    return parts[0], parts[1], int(parts[2]), parts[3]
+    row = None
+    if len(parts) == 7:
+        if not (parts[4].isdigit() and parts[5].isdigit()):
+            return None
+        row = (int(parts[4]), int(parts[5]), parts[6])
+    return parts[0], parts[1], int(parts[2]), parts[3], row
 
 
 class Listener:
     """Listen on ``channel`` of the database at ``url``; ``on_change(game, kind, number,
-    origin)`` for each notification, ``on_reconnect()`` after the connection was lost."""
+    origin, action)`` for each notification (see :func:`parse`), ``on_reconnect()`` after the
+    connection was lost."""
 
     def __init__(
         self,
         url: str,
         channel: str,
-        on_change: Callable[[str, str, int, str], None],
+        on_change: Callable[[str, str, int, str, tuple[int, int, str] | None], None],
         on_reconnect: Callable[[], None],
     ) -> None:
         self.url = libpq_url(url)
@@ -111,13 +132,7 @@ class Listener:
                     log.warning("listening for other server processes' changes again")
                     wait = RETRY_MIN
                     self.on_reconnect()
-                async for note in self._conn.notifies():
-                    found = parse(note.payload)
-                    if found is not None:
-                        try:
-                            self.on_change(*found)
-                        except Exception:
-                            log.exception("a change notification could not be handled")
+                await self._listen()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -125,3 +140,39 @@ class Listener:
             await self._drop()
             await asyncio.sleep(wait)
             wait = min(wait * 2, RETRY_MAX)
+
+    async def _listen(self) -> None:
+        """Hand on the notifications as they come, until the connection fails (raised).
+
+        The connection's socket stays registered with the event loop, which calls
+        :meth:`_readable` when the database has sent something: one callback for all the
+        notifications that came together, rather than a wait set up and torn down for each."""
+        loop = asyncio.get_running_loop()
+        lost: asyncio.Future[None] = loop.create_future()
+        fd = self._conn.pgconn.socket
+        loop.add_reader(fd, self._readable, lost)
+        try:
+            self._readable(lost)
+            await lost
+        finally:
+            loop.remove_reader(fd)
+
+    def _readable(self, lost: asyncio.Future[None]) -> None:
+        import psycopg
+
+        pgconn = self._conn.pgconn
+        try:
+            pgconn.consume_input()
+        except psycopg.Error as exc:
+            if not lost.done():
+                lost.set_exception(exc)
+            return
+        while (note := pgconn.notifies()) is not None:
+            found = parse(note.extra.decode("utf-8", "replace"))
+            if found is not None:
+                try:
+                    self.on_change(*found)
+                except Exception:
+                    log.exception("a change notification could not be handled")
+        if pgconn.status != psycopg.pq.ConnStatus.OK and not lost.done():
+            lost.set_exception(psycopg.OperationalError("the listening connection was closed"))

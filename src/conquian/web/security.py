@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -130,8 +131,22 @@ def loads(text: str | bytes) -> Any:
 
 
 def dumps(data: Any) -> str:
-    """JSON text as the server sends it: compact, and never ``NaN`` or ``Infinity``."""
-    return json.dumps(data, separators=(",", ":"), allow_nan=False)
+    """JSON text as the server sends it: compact, never ``NaN`` or ``Infinity`` (JSON has
+    neither: orjson writes them as ``null``).
+
+    orjson writes it, several times faster than the standard library (the state messages are
+    a few kilobytes each, one for every connection after every move); text that orjson
+    refuses (a lone surrogate) is written by the standard library instead, escaped.
+
+    >>> dumps({"seat": 1, "name": "Ana", "chance": float("nan")})
+    '{"seat":1,"name":"Ana","chance":null}'
+    >>> dumps({"name": chr(0xD800)}) == '{"name":"' + chr(92) + 'ud800"}'
+    True
+    """
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(data, separators=(",", ":"), allow_nan=False)
 
 
 # --------------------------------------------------------------------- origins

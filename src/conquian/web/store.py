@@ -45,6 +45,7 @@ its game's level) and ``invite_hash``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -236,6 +237,72 @@ SCHEMA_LOCK = 0x636F6E7175
 """The PostgreSQL advisory lock held while the tables are created (``conqu`` in ASCII)."""
 
 
+class AsyncStatements:
+    """A few asynchronous psycopg connections (autocommit) of one event loop, for the
+    statements of every move on PostgreSQL: each is one round trip awaited in the loop, with
+    no worker thread to hand it to and back from (that hand-off cost more CPU than the
+    statement).  A connection is taken for one statement at a time; a broken one is dropped
+    and another made for the next statement."""
+
+    def __init__(self, url: str, size: int = 4) -> None:
+        from .notify import libpq_url
+
+        self.url = libpq_url(url)
+        self.size = size
+        self._idle: list[Any] = []
+        self._made = 0
+        self._freed: asyncio.Condition | None = None
+
+    async def _take(self) -> Any:
+        import psycopg
+
+        if self._freed is None:
+            self._freed = asyncio.Condition()
+        async with self._freed:
+            while not self._idle and self._made >= self.size:
+                await self._freed.wait()
+            if self._idle:
+                return self._idle.pop()
+            self._made += 1
+        try:
+            return await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True, connect_timeout=10
+            )
+        except BaseException:
+            await self._give(None)
+            raise
+
+    async def _give(self, conn: Any) -> None:
+        assert self._freed is not None
+        async with self._freed:
+            if conn is None or conn.closed or conn.broken:
+                self._made -= 1
+            else:
+                self._idle.append(conn)
+            self._freed.notify()
+
+    async def execute(self, query: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        """Run one statement; its rows (none for a statement that returns none)."""
+        import psycopg
+
+        conn = await self._take()
+        try:
+            cursor = await conn.execute(query, params)
+            rows: list[tuple[Any, ...]] = await cursor.fetchall() if cursor.description else []
+            return rows
+        except BaseException as exc:
+            if not isinstance(exc, psycopg.Error):  # cancelled mid-statement: state unknown
+                await conn.close()
+            raise
+        finally:
+            await self._give(conn)
+
+    async def close(self) -> None:
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await conn.close()
+
+
 class Store:
     """The database of web games."""
 
@@ -268,6 +335,7 @@ class Store:
         self._local = threading.local()
         self._raws: list[Any] = []
         self._raws_lock = threading.Lock()
+        self._async: dict[asyncio.AbstractEventLoop, AsyncStatements] = {}
 
     def _raw(self) -> Any:
         """This thread's own psycopg connection (autocommit), for the statements of every move:
@@ -427,12 +495,18 @@ class Store:
         SELECT pg_notify(%(channel)s, %(payload)s) FROM new
     """
 
-    def _add_action_now(self, game_id: str, row: ActionRow, status: str | None, at: float) -> None:
-        """One action that ends no deal, on PostgreSQL: stored, its game touched and the other
-        processes notified in one statement (its own transaction)."""
-        import psycopg
+    def fast_action(self, record: object = None, next_deal: object = None) -> bool:
+        """Whether an action is stored by :meth:`add_action_async` (PostgreSQL, an action that
+        ends no deal) rather than :meth:`add_action`."""
+        return self.postgres and record is None and next_deal is None
 
-        params = {
+    def _action_params(
+        self, game_id: str, row: ActionRow, status: str | None, at: float, announce: bool = False
+    ) -> dict[str, Any]:
+        payload = f"{game_id} a {row.seq} {self.origin}"
+        if announce:
+            payload += f" {row.deal} {row.player} {row.action}"
+        return {
             "game": game_id,
             "seq": row.seq,
             "deal": row.deal,
@@ -441,12 +515,60 @@ class Store:
             "at": at,
             "status": status,
             "channel": self.channel,
-            "payload": f"{game_id} a {row.seq} {self.origin}",
+            "payload": payload,
         }
+
+    def _add_action_now(self, game_id: str, row: ActionRow, status: str | None, at: float) -> None:
+        """One action that ends no deal, on PostgreSQL: stored, its game touched and the other
+        processes notified in one statement (its own transaction)."""
+        import psycopg
+
+        params = self._action_params(game_id, row, status, at)
         try:
             self._raw().execute(self._ADD_ACTION, params)
         except psycopg.errors.UniqueViolation as exc:
             raise IntegrityError(self._ADD_ACTION, params, exc) from exc
+
+    def _statements(self) -> AsyncStatements:
+        """The asynchronous connections of the running event loop (made on first use)."""
+        loop = asyncio.get_running_loop()
+        found = self._async.get(loop)
+        if found is None:
+            found = self._async[loop] = AsyncStatements(self.url)
+        return found
+
+    async def add_action_async(
+        self, game_id: str, row: ActionRow, status: str | None, *, announce: bool = False
+    ) -> None:
+        """:meth:`add_action` of an action that ends no deal, on PostgreSQL, awaited in the
+        event loop (see :class:`AsyncStatements`): one statement, its own transaction.
+        ``announce``: the notification carries the action (only for one every player sees:
+        see :mod:`.notify`).
+
+        :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
+        """
+        import psycopg
+
+        params = self._action_params(game_id, row, status, time.time(), announce)
+        try:
+            await self._statements().execute(self._ADD_ACTION, params)
+        except psycopg.errors.UniqueViolation as exc:
+            raise IntegrityError(self._ADD_ACTION, params, exc) from exc
+
+    async def since_async(
+        self, game_id: str, after: int, deal: int
+    ) -> tuple[list[ActionRow], list[DealRow]]:
+        """:meth:`since` on PostgreSQL, awaited in the event loop."""
+        rows = await self._statements().execute(
+            self._SINCE, {"game": game_id, "after": after, "deal": deal}
+        )
+        return _since_rows(rows)
+
+    async def close_async(self) -> None:
+        """Close the running event loop's asynchronous connections."""
+        found = self._async.pop(asyncio.get_running_loop(), None)
+        if found is not None:
+            await found.close()
 
     _SINCE = """
         SELECT 'a', seq, deal, player, action, NULL, NULL FROM actions
@@ -471,10 +593,7 @@ class Store:
             .execute(self._SINCE, {"game": game_id, "after": after, "deal": deal})
             .fetchall()
         )
-        return (
-            [ActionRow(r[1], r[2], r[3], r[4]) for r in rows if r[0] == "a"],
-            [DealRow(r[1], r[4], r[5], tuple(json.loads(r[6]))) for r in rows if r[0] == "d"],
-        )
+        return _since_rows(rows)
 
     def add_deal(self, game_id: str, deal: DealRow) -> DealRow:
         """Store the fair shuffle of a deal unless that deal has one already; returns the
@@ -660,6 +779,14 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
 
 def _deal_row(d: Any) -> DealRow:
     return DealRow(d.deal, d.server_seed, d.commitment, tuple(json.loads(d.client_seeds)))
+
+
+def _since_rows(rows: Sequence[Sequence[Any]]) -> tuple[list[ActionRow], list[DealRow]]:
+    """The rows of :attr:`Store._SINCE` as actions and shuffles."""
+    return (
+        [ActionRow(r[1], r[2], r[3], r[4]) for r in rows if r[0] == "a"],
+        [DealRow(r[1], r[4], r[5], tuple(json.loads(r[6]))) for r in rows if r[0] == "d"],
+    )
 
 
 def _deal_values(game_id: str, deal: DealRow) -> dict[str, Any]:
