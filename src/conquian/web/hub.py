@@ -343,6 +343,8 @@ class LiveMatch:
         """The bot task is waiting (as a stand-in) to see whether another process moves."""
         self.stale_rows = False
         """Another process changed a seat, a seed or the rematch: read the game's rows again."""
+        self.unread = False
+        """Another process stored a seed: read the shuffles (and the new actions) again."""
         self.heard = 0
         """The highest action number other processes have told of."""
         self.announced: dict[int, ActionRow] = {}
@@ -1214,8 +1216,10 @@ class Hub:
             live.heard = max(live.heard, number)
             if action is not None:
                 live.announced[number] = ActionRow(number, *action)
+        elif kind == "s":
+            live.unread = True  # a seed: the shuffles' rows are read with the new actions
         else:
-            live.stale_rows = True  # seats, seeds or the rematch: read the game's rows too
+            live.stale_rows = True  # a seat or the rematch: read the game's rows too
         self._refresh_soon(live)
 
     def _refresh_all(self) -> None:
@@ -1266,14 +1270,15 @@ class Hub:
         ``full``: the game's rows too (its seats, its rematch), not only the new actions and
         the shuffles of the deals from the one in play on."""
         if full:
-            live.stale_rows = False
+            live.stale_rows = live.unread = False
             loaded = await self._db(self.store.load, live.id, live.seq)
             if loaded is None:
                 return False
             changed = live.catch_up(*loaded)
-        elif (announced := live.take_announced()) is not None:
+        elif not live.unread and (announced := live.take_announced()) is not None:
             changed = live.catch_up(None, announced, ())  # no need to read them back
         else:
+            live.unread = False
             if self.store.postgres:
                 news, deals = await self.store.since_async(live.id, live.seq, live.deal_number)
             else:

@@ -16,7 +16,9 @@ Tables:
 ``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
               server seed, the commitment published before the deal, and each seat's seed
 
-All methods are synchronous; the server calls them from one worker thread.  Every
+Most methods are synchronous; the server calls them from its storage threads.  On
+PostgreSQL the statements of an ordinary move (:meth:`Store.add_action_async`, :meth:`Store.since_async`)
+are awaited in the event loop instead (:class:`AsyncStatements`).  Every
 method that writes does so in one transaction, committed before it returns: the
 server acknowledges an action only once ``add_action`` has returned.
 
@@ -28,9 +30,9 @@ a game is read in one ``REPEATABLE READ`` snapshot.  Every write to a game also 
 notification (``pg_notify``, in the same transaction, so it is delivered only once the
 write has committed) on the store's :attr:`Store.channel`: ``GAME KIND NUMBER ORIGIN``
 (``a`` an action and its number, ``s`` a seed and its deal, ``j`` a join, ``r`` a
-rematch; ``ORIGIN`` the writing store's :attr:`Store.origin`).  It names the game and
-a number only, never a card or a seed; the other processes read the change from the
-tables (:mod:`.notify`).  The seeds of a deal are fixed when the deal is dealt: the
+rematch; ``ORIGIN`` the writing store's :attr:`Store.origin`), and the move itself for a move
+every player sees that ends no deal; never a seed, a token, a hand or an exchange choice.
+The other processes read what a notification did not carry from the tables (:mod:`.notify`).  The seeds of a deal are fixed when the deal is dealt: the
 transaction of the action that ends a deal locks the next deal's shuffle and reads its
 seeds, and a seed for a deal already dealt is refused.
 
