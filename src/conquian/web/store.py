@@ -455,7 +455,7 @@ class Store:
         :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
         """
         now = time.time()
-        if self.postgres and record is None and next_deal is None:
+        if self.fast_action(record, next_deal):
             self._add_action_now(game_id, row, status, now)
             return None
         stored: DealRow | None = None
