@@ -302,9 +302,31 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
             "p99": round(percentile(other, 0.99), 2),
             "max": round(max(other), 2),
         },
+        "latency_p99_by_phase": phases(stats),
         "reconnects": stats.reconnects,
         "unanswered": stats.unanswered,
     }
+
+
+def phases(stats: Stats, parts: int = 5) -> list[dict[str, float]]:
+    """The run cut into ``parts`` equal spans of time: each span's actions and their p99
+    round trip (ms), so that a slow start (every seat connecting at once) shows apart
+    from the games in play."""
+    if not stats.acked_at:
+        return []
+    end = max(stats.acked_at)
+    span = (end - stats.start) / parts or 1.0
+    buckets: list[list[float]] = [[] for _ in range(parts)]
+    for at, latency in zip(stats.acked_at, stats.latencies, strict=True):
+        buckets[min(int((at - stats.start) / span), parts - 1)].append(latency * 1000)
+    return [
+        {
+            "from_s": round(i * span, 1),
+            "actions": len(b),
+            "p99": round(percentile(b, 0.99), 2) if b else 0.0,
+        }
+        for i, b in enumerate(buckets)
+    ]
 
 
 def process_tree(pid: int) -> list[int]:
@@ -431,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         server = proc
 
         def started() -> None:
+            cpu["client_start"] = time.process_time()
             if server is not None:
                 cpu["start"] = cpu_seconds(server.pid)
                 if args.kill_after is not None:
@@ -469,7 +492,9 @@ def main(argv: list[str] | None = None) -> int:
         if proc is not None:
             proc.terminate()
             proc.wait(30)
+    client_cpu = time.process_time() - cpu.get("client_start", 0.0)
     result = report(stats, args.games, elapsed)
+    result["client_cpu_s"] = round(client_cpu, 2)
     result["cpus"] = os.cpu_count()
     result["think_ms"] = args.think_ms
     result["workers"] = args.workers
@@ -513,6 +538,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"{result['server_cpu_ms_per_action']} ms per action; "
                 f"{result['server_rss_mib']} MiB resident at the end"
             )
+        print(
+            "p99 by fifth of the run (ms): "
+            + ", ".join(
+                f"from {p['from_s']} s {p['p99']} ({p['actions']})"
+                for p in result["latency_p99_by_phase"]
+            )
+        )
+        print(f"the load client's own CPU: {result['client_cpu_s']} s")
         if "lost_acknowledged" in result:
             print(
                 f"acknowledged actions missing from the database: {result['lost_acknowledged']}"
