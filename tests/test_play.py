@@ -307,6 +307,26 @@ def test_the_review_of_the_deal_is_shown_when_asked_for_at_its_end(tmp_path: Pat
     assert play.finish() == 0
 
 
+def test_ctrl_c_stops_the_review_and_not_the_game(tmp_path: Path) -> None:
+    play = Play(["--seed", "3", "--level", "easy"], tmp_path)
+    for step in range(300):
+        if play.wait() in END_PROMPTS:
+            break
+        play.send(play.choose(step))
+    else:
+        raise AssertionError("the deal did not end")
+    asked = play.prompt
+    play.send("r")
+    play.child.expect("Ctrl-C stops the review")  # shown as the review starts
+    play.child.sendintr()
+    assert play.wait() == asked  # the same question again, the game not left
+    assert "Review stopped." in play.screen
+    assert "Winning chance, move by move:" not in play.screen
+    play.send("n")
+    assert play.finish() == 0
+    assert len(list((tmp_path / "records").glob("*.toml"))) == 1
+
+
 def test_bot_hand_never_shown_before_the_deal_ends(full_game: FullGame) -> None:
     assert full_game.leaks == []
     # ... while the end of the deal shows what the bot still held

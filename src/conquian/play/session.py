@@ -77,6 +77,7 @@ from ..present.terminal import (
     record_lines,
     resumed_line,
     review_offer_line,
+    review_stopped_line,
     review_words,
     reviewing_text,
     thanks,
@@ -669,8 +670,12 @@ class Session:
         record = self.last_record
         assert record is not None
         player = self.saved.humans[0]
-        with self.screen.thinking(reviewing_text()):
-            review = review_deals([record], player, ReviewSettings(samples=IN_GAME_SAMPLES))
+        try:
+            with self.screen.busy(reviewing_text()):
+                review = review_deals([record], player, ReviewSettings(samples=IN_GAME_SAMPLES))
+        except KeyboardInterrupt:  # stops the review only, not the game
+            self.screen.say(review_stopped_line())
+            return
         lines = review_lines(
             [review.deal_decisions(1)], review.summary, self.look, self.look.symbols
         )

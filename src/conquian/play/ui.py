@@ -97,6 +97,13 @@ class Screen(ABC):
         """Shown while a bot thinks."""
         yield
 
+    @contextlib.contextmanager
+    def busy(self, text: str) -> Iterator[None]:
+        """Shown during a long wait the person asked for (a line of ``text``; Rich shows it
+        as a spinner while the wait lasts)."""
+        self.say(text)
+        yield
+
 
 class PlainScreen(Screen):
     """Plain text on any terminal, without colour; cards as typed (``Kh``)."""
@@ -208,6 +215,15 @@ class RichScreen(Screen):
     @contextlib.contextmanager
     def thinking(self, text: str) -> Iterator[None]:
         if not self.is_tty:
+            yield
+            return
+        with self.console.status(text):
+            yield
+
+    @contextlib.contextmanager
+    def busy(self, text: str) -> Iterator[None]:
+        if not self.is_tty:
+            self.say(text)
             yield
             return
         with self.console.status(text):

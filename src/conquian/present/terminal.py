@@ -129,6 +129,7 @@ __all__ = [
     "resume_command",
     "resumed_line",
     "review_offer_line",
+    "review_stopped_line",
     "review_words",
     "reviewing_text",
     "saved_message",
@@ -268,7 +269,12 @@ def review_offer_line(path: object, player: int) -> Line:
 
 def reviewing_text() -> str:
     """Shown while the deal is reviewed."""
-    return _("Reviewing your moves in this deal…")
+    return _("Reviewing your moves in this deal… (Ctrl-C stops the review)")
+
+
+def review_stopped_line() -> str:
+    """After Ctrl-C stopped the review of a deal (the game goes on)."""
+    return _("Review stopped.")
 
 
 def answer_yes_or_no() -> str:
