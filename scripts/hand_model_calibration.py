@@ -9,7 +9,9 @@ score per unknown card, lower is better) for:
 * ``uniform``   every unknown card equally likely (no inference);
 * ``shipped``   the search's sampler as it plays;
 * ``long``      the same model with a chain ten times longer (does the sampler mix?);
-* ``hard``      the model's penalties made near-certain (0.001 instead of 0.05).
+* ``hard``      the model's penalties made near-certain (0.001 instead of 0.05);
+* ``learned``   the learned chances of :mod:`conquian.bots.hand_prior`, card by card;
+* ``learned+sampler``  the sampler with the learned chances' odds as its card weights.
 
 It also counts the positions where the true hand breaks one of the model's
 assumptions (it could have melded a card the opponent refused, and so on): against
@@ -28,7 +30,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 
-from conquian.bots import make_bot, search
+from conquian.bots import hand_prior, make_bot, search
 from conquian.bots.features import Knowledge
 from conquian.cards import mask_indices
 from conquian.game import Game
@@ -62,11 +64,17 @@ def positions(deals: int, seed: int, share: float) -> Iterator[Position]:
 
 
 def sampled_marginals(
-    obs: Observation, rng: random.Random, draws: int, **chain: int
+    obs: Observation,
+    rng: random.Random,
+    draws: int,
+    weights: dict[int, float] | None = None,
+    **chain: int,
 ) -> dict[int, float]:
     """The share of sampled opponent hands holding each unknown card (``chain``: the
-    sampler's ``steps`` and ``burn_in``, else its own defaults)."""
-    weights = search.hidden_card_weights(Knowledge.from_observation(obs))
+    sampler's ``steps`` and ``burn_in``, else its own defaults; ``weights``: the cards'
+    weights, else the search's own)."""
+    if weights is None:
+        weights = search.hidden_card_weights(Knowledge.from_observation(obs))
     sampler = search.HandSampler(obs, weights, search.HandModel(obs), rng, **chain)
     counts = dict.fromkeys(mask_indices(obs.unknown_mask), 0)
     for _ in range(draws):
@@ -120,6 +128,13 @@ def main() -> None:
 
     def sampled(**chain: int) -> Callable[[int, Observation], dict[int, float]]:
         return lambda i, obs: sampled_marginals(obs, random.Random(i), args.draws, **chain)
+
+    def learned_sampler(i: int, obs: Observation) -> dict[int, float]:
+        odds = {c: p / (1.0 - p) for c, p in hand_prior.card_chances(obs).items()}
+        return sampled_marginals(obs, random.Random(i), args.draws, odds)
+
+    print(json.dumps(score("learned", kept, lambda _, obs: hand_prior.card_chances(obs))))
+    print(json.dumps(score("learned+sampler", kept, learned_sampler)), flush=True)
 
     print(json.dumps(score("uniform", kept, lambda _, obs: uniform_marginals(obs))), flush=True)
     print(json.dumps(score("shipped", kept, sampled())), flush=True)

@@ -8,6 +8,8 @@ Variants (N is the number of sampled deals per candidate action):
 
 * ``search:N``   the search bot as shipped, with budget N (no time limit);
 * ``uniform:N``  the same, but drawing the opponent's hand uniformly (no inference);
+* ``learned:N``  the same, its sampler's card weights the odds of the learned chances
+  (:mod:`conquian.bots.hand_prior`) instead of the hand-set ones;
 * ``told:N``     the same, but told the opponent's true hand (the stock stays hidden);
 * ``oracle:N``   the oracle: sees the opponent's hand and the stock order.
 
@@ -31,6 +33,7 @@ from multiprocessing import Pool
 from conquian.actions import Action
 from conquian.bots import make_bot
 from conquian.bots.base import Bot, Budget
+from conquian.bots.hand_prior import card_chances
 from conquian.bots.search import HandModel, HandSampler, OracleBot, SearchBot, determinize
 from conquian.cards import mask_indices
 from conquian.game import Game
@@ -49,6 +52,15 @@ class UniformSearch(SearchBot):
         return HandSampler(obs, weights, model, self.rng).draw
 
 
+class LearnedSearch(SearchBot):
+    """``search`` whose sampler weighs the cards by the learned chances' odds."""
+
+    def opponent_hands(self, obs: Observation) -> Callable[[], int]:
+        chances = card_chances(obs)
+        weights = {card: p / (1.0 - p) for card, p in chances.items()}
+        return HandSampler(obs, weights, HandModel(obs), self.rng).draw
+
+
 class ToldSearch(SearchBot):
     """``search`` told the opponent's hand; the stock order is still re-dealt each time."""
 
@@ -65,6 +77,7 @@ class ToldSearch(SearchBot):
 VARIANTS: dict[str, type[SearchBot]] = {
     "search": SearchBot,
     "uniform": UniformSearch,
+    "learned": LearnedSearch,
     "told": ToldSearch,
     "oracle": OracleBot,
 }
@@ -97,7 +110,7 @@ def play_deal(task: tuple[str, int, int]) -> list[int | None]:
             else:
                 g.push(bot.act(obs))
         winner = g.state.winner
-        out.append(None if winner < 0 else (1 if winner == game else -1))
+        out.append(None if winner is None else (1 if winner == game else -1))
     return out
 
 

@@ -40,9 +40,8 @@ from ..observation import Observation, PublicEvent, observe, public_event
 from ..records import GameRecord, MatchRecord, format_result
 from ..sample import determinize
 from ..state import GameState, Phase
-from .features import Knowledge
 from .heuristic import HeuristicBot
-from .search import HandModel, HandSampler, HandsSampler, hidden_card_weights, rollout
+from .search import HandModel, HandSampler, HandsSampler, opponent_card_weights, rollout
 
 __all__ = [
     "CALIBRATION",
@@ -146,8 +145,7 @@ def _hands_source(obs: Observation, rng: random.Random) -> Callable[[], int | di
     """Other players' hands drawn as the search bot draws them (see :mod:`.search`)."""
     if len(obs.tables) > 2:
         return HandsSampler(obs, rng).draw
-    weights = hidden_card_weights(Knowledge.from_observation(obs))
-    return HandSampler(obs, weights, HandModel(obs), rng).draw
+    return HandSampler(obs, opponent_card_weights(obs), HandModel(obs), rng).draw
 
 
 def action_chances(

@@ -31,6 +31,7 @@ from .features import (
     Rival,
     keep_score,
 )
+from .hand_prior import card_chances
 from .heuristic import HeuristicBot
 
 REFUSED_NEIGHBOUR_WEIGHT = 0.6
@@ -155,6 +156,16 @@ def hidden_card_weights(k: Knowledge, rival: Rival | None = None) -> dict[int, f
     for card in mask_indices(discarded):
         for other in mask_indices(CLOSE[card] & k.live):
             weights[other] *= DISCARDED_NEIGHBOUR_WEIGHT
+    return weights
+
+
+def opponent_card_weights(obs: Observation) -> dict[int, float]:
+    """Relative chance that each card the viewer has not seen is in the opponent's hand,
+    with two players: the odds of the learned chances of :mod:`.hand_prior`."""
+    weights = {}
+    for card, p in card_chances(obs).items():
+        p = min(max(p, 1e-6), 1.0 - 1e-6)
+        weights[card] = p / (1.0 - p)
     return weights
 
 
@@ -466,8 +477,7 @@ class SearchBot(Bot):
         hand, each by his own model (masks by player)."""
         if len(obs.tables) > 2:
             return HandsSampler(obs, self.rng).draw
-        weights = hidden_card_weights(Knowledge.from_observation(obs))
-        return HandSampler(obs, weights, HandModel(obs), self.rng).draw
+        return HandSampler(obs, opponent_card_weights(obs), HandModel(obs), self.rng).draw
 
     def _search(
         self, obs: Observation, candidates: list[Action], sample: Callable[[], GameState]
