@@ -18,10 +18,12 @@ from conquian.bots import make_bot
 from conquian.bots.base import Bot
 from conquian.bots.heuristic import HeuristicBot
 from conquian.bots.review import (
+    CALIBRATION,
     Mark,
     ReviewError,
     ReviewSettings,
     action_chances,
+    calibrated_chance,
     judge_decision,
     mark_for,
     player_decisions,
@@ -177,6 +179,7 @@ def test_a_review_is_reproducible_from_its_seed() -> None:
         "candidates": FAST.candidates,
         "seed": 0,
         "rollout": "greedy",
+        "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1]},
     }
 
 
@@ -186,8 +189,11 @@ def test_passing_the_card_that_goes_out_is_a_blunder() -> None:
     (decision,) = [d for d in review.decisions if d.index == bad_move]
     assert decision.played == Action(ActionKind.PASS)
     assert decision.best.kind is ActionKind.TAKE
-    assert decision.chance_best == 1.0  # going out wins in every sampled deal
-    assert decision.chance_played == 0.0  # the next player goes out with the card
+    assert decision.chance_best == 1.0  # going out wins, whatever the hidden cards: exact
+    # the next player goes out with the card in every sampled deal; corrected towards what
+    # players did in real games (not every one takes it)
+    assert decision.chance_played == pytest.approx(calibrated_chance(0.0))
+    assert decision.chance_played < 0.02
     assert decision.mark is Mark.BLUNDER
     assert review.summary.blunders >= 1
 

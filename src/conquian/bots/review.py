@@ -133,6 +133,8 @@ class ReviewSettings:
             "candidates": self.candidates,
             "seed": self.seed,
             "rollout": "greedy",
+            # two-player chances are corrected so (see calibrated_chance); others are not
+            "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1]},
         }
 
 
@@ -177,8 +179,9 @@ CALIBRATION: tuple[float, float] = (0.7661, -0.0784)
 """``(a, b)`` of the logistic correction of a two-player winning chance estimated with the
 default samples: ``1 / (1 + exp(-(a * logit(chance) + b)))`` (see :func:`calibrated_chance`).
 Fitted by ``python scripts/calibration.py --load part1.jsonl part2.jsonl`` (the fit on the
-even shuffles of 600 bot games, checked on the odd ones; ``docs/strength.md``, *Calibration*,
-gives the commands that played them); the review itself reports the chances as estimated.
+even shuffles of 600 bot games, checked on the odd ones and on 600 more; ``docs/strength.md``,
+*Calibration*, gives the commands that played them).  The review of a two-player deal reports
+its chances so corrected.
 
 >>> round(calibrated_chance(0.8), 3), round(calibrated_chance(0.2), 3)
 (0.728, 0.242)"""
@@ -199,6 +202,18 @@ def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATI
         return chance
     p = min(1.0 - _LOGIT_CLIP, max(_LOGIT_CLIP, chance))
     return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1.0 - p)) + b)))
+
+
+def _ends_deal(obs: Observation, actions: Sequence[Action]) -> list[bool]:
+    """Whether each action ends the deal at once (its result is then known, not estimated):
+    going out does whatever the hidden cards are."""
+    state = determinize(obs, _hands_source(obs, random.Random(0))(), random.Random(0))
+    ends = []
+    for action in actions:
+        child = state.copy()
+        child.apply_unchecked(action)
+        ends.append(child.phase is Phase.OVER)
+    return ends
 
 
 def candidate_actions(obs: Observation, played: Action, limit: int) -> list[Action]:
@@ -293,6 +308,12 @@ def judge_decision(
     chances = action_chances(
         obs, actions, samples=settings.samples, seed=f"{settings.seed}:{deal}:{index}"
     )
+    if len(obs.tables) == 2:  # the correction is fitted on two-player games
+        ends = _ends_deal(obs, actions)
+        chances = [
+            chance if end else calibrated_chance(chance)
+            for chance, end in zip(chances, ends, strict=True)
+        ]
     best = max(range(len(actions)), key=lambda i: (chances[i], i == 0))
     return Decision(
         deal=deal,
