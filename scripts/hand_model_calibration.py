@@ -7,11 +7,13 @@ it; the script scores those probabilities against the true hand (log loss and Br
 score per unknown card, lower is better) for:
 
 * ``uniform``   every unknown card equally likely (no inference);
-* ``shipped``   the search's sampler as it plays;
-* ``long``      the same model with a chain ten times longer (does the sampler mix?);
-* ``hard``      the model's penalties made near-certain (0.001 instead of 0.05);
+* ``handset``   the search's sampler with the hand-set card weights it used before the
+  learned chances (a card less likely for each neighbour refused or discarded);
+* ``long``      the same with a chain ten times longer (does the sampler mix?);
+* ``hard``      the same with the model's penalties near-certain (0.001 instead of 0.05);
 * ``learned``   the learned chances of :mod:`conquian.bots.hand_prior`, card by card;
-* ``learned+sampler``  the sampler with the learned chances' odds as its card weights.
+* ``shipped``   the search's sampler as it plays: the learned chances' odds as its card
+  weights, and the same hand model.
 
 It also counts the positions where the true hand breaks one of the model's
 assumptions (it could have melded a card the opponent refused, and so on): against
@@ -130,14 +132,11 @@ def main() -> None:
         return lambda i, obs: sampled_marginals(obs, random.Random(i), args.draws, **chain)
 
     def learned_sampler(i: int, obs: Observation) -> dict[int, float]:
-        odds = {c: p / (1.0 - p) for c, p in hand_prior.card_chances(obs).items()}
-        return sampled_marginals(obs, random.Random(i), args.draws, odds)
-
-    print(json.dumps(score("learned", kept, lambda _, obs: hand_prior.card_chances(obs))))
-    print(json.dumps(score("learned+sampler", kept, learned_sampler)), flush=True)
+        weights = search.opponent_card_weights(obs)
+        return sampled_marginals(obs, random.Random(i), args.draws, weights)
 
     print(json.dumps(score("uniform", kept, lambda _, obs: uniform_marginals(obs))), flush=True)
-    print(json.dumps(score("shipped", kept, sampled())), flush=True)
+    print(json.dumps(score("handset", kept, sampled())), flush=True)
     print(json.dumps(score("long", kept, sampled(steps=150, burn_in=600))), flush=True)
     penalties = ("CONFLICT_WEIGHT", "HELD_MELD_WEIGHT", "DISCARD_WEIGHT")
     saved = {name: getattr(search, name) for name in penalties}
@@ -148,6 +147,8 @@ def main() -> None:
     finally:
         for name, value in saved.items():
             setattr(search, name, value)
+    print(json.dumps(score("learned", kept, lambda _, obs: hand_prior.card_chances(obs))))
+    print(json.dumps(score("shipped", kept, learned_sampler)), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ Variants (N is the number of sampled deals per candidate action):
 
 * ``search:N``   the search bot as shipped, with budget N (no time limit);
 * ``uniform:N``  the same, but drawing the opponent's hand uniformly (no inference);
-* ``learned:N``  the same, its sampler's card weights the odds of the learned chances
-  (:mod:`conquian.bots.hand_prior`) instead of the hand-set ones;
+* ``handset:N``  the same, its sampler's card weights the hand-set ones of before the learned
+  chances (:func:`conquian.bots.search.hidden_card_weights`);
 * ``told:N``     the same, but told the opponent's true hand (the stock stays hidden);
 * ``oracle:N``   the oracle: sees the opponent's hand and the stock order.
 
@@ -33,8 +33,15 @@ from multiprocessing import Pool
 from conquian.actions import Action
 from conquian.bots import make_bot
 from conquian.bots.base import Bot, Budget
-from conquian.bots.hand_prior import card_chances
-from conquian.bots.search import HandModel, HandSampler, OracleBot, SearchBot, determinize
+from conquian.bots.features import Knowledge
+from conquian.bots.search import (
+    HandModel,
+    HandSampler,
+    OracleBot,
+    SearchBot,
+    determinize,
+    hidden_card_weights,
+)
 from conquian.cards import mask_indices
 from conquian.game import Game
 from conquian.observation import Observation
@@ -52,12 +59,12 @@ class UniformSearch(SearchBot):
         return HandSampler(obs, weights, model, self.rng).draw
 
 
-class LearnedSearch(SearchBot):
-    """``search`` whose sampler weighs the cards by the learned chances' odds."""
+class HandSetSearch(SearchBot):
+    """``search`` whose sampler weighs the cards by the hand-set weights (a card less likely
+    for each neighbour the opponent refused or discarded) instead of the learned chances."""
 
     def opponent_hands(self, obs: Observation) -> Callable[[], int]:
-        chances = card_chances(obs)
-        weights = {card: p / (1.0 - p) for card, p in chances.items()}
+        weights = hidden_card_weights(Knowledge.from_observation(obs))
         return HandSampler(obs, weights, HandModel(obs), self.rng).draw
 
 
@@ -77,7 +84,7 @@ class ToldSearch(SearchBot):
 VARIANTS: dict[str, type[SearchBot]] = {
     "search": SearchBot,
     "uniform": UniformSearch,
-    "learned": LearnedSearch,
+    "handset": HandSetSearch,
     "told": ToldSearch,
     "oracle": OracleBot,
 }
