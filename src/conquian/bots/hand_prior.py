@@ -25,29 +25,17 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..actions import ActionKind
-from ..cards import NUM_CARDS, NUM_RANKS, mask_indices
+from ..cards import NUM_CARDS, NUM_RANKS, RANK_MASKS, mask_indices
 from ..melds import meld_table, partition_mask
 from ..observation import Observation
-from .features import THIRDS
+from .features import CLOSE, PARTNERS, THIRDS, Knowledge
 
 __all__ = ["FEATURES", "HandPrior", "card_chances", "card_features", "load_prior"]
 
 
 def _relations(card: int) -> tuple[int, int, int]:
-    rank, suit = card % NUM_RANKS, card // NUM_RANKS
-    same_rank = 0
-    for other_suit in range(NUM_CARDS // NUM_RANKS):
-        if other_suit != suit:
-            same_rank |= 1 << (other_suit * NUM_RANKS + rank)
-    near = far = 0
-    for step, r in ((1, rank - 1), (1, rank + 1), (2, rank - 2), (2, rank + 2)):
-        if 0 <= r < NUM_RANKS:
-            if step == 1:
-                near |= 1 << (suit * NUM_RANKS + r)
-            else:
-                far |= 1 << (suit * NUM_RANKS + r)
-    return same_rank, near, far
+    same_rank = RANK_MASKS[card % NUM_RANKS] & ~(1 << card)
+    return same_rank, CLOSE[card] & ~same_rank, PARTNERS[card] & ~CLOSE[card]
 
 
 RELATIONS: tuple[tuple[int, int, int], ...] = tuple(_relations(c) for c in range(NUM_CARDS))
@@ -76,15 +64,8 @@ def card_features(obs: Observation) -> dict[int, list[float]]:
     """The model's inputs for each card the viewer has not seen (two-player view: the
     opponent is the next seat)."""
     opp = obs.opponent
-    refused = discarded = 0
-    for event in obs.history:
-        if event.player != opp:
-            continue
-        kind = event.action.kind
-        if kind in (ActionKind.DECLINE, ActionKind.PASS):
-            refused |= 1 << event.card
-        elif kind is ActionKind.DISCARD:
-            discarded |= 1 << event.card
+    known = Knowledge.from_observation(obs)
+    refused, discarded = known.opp_refused, known.opp_discarded
     table = partition_mask(obs.tables[opp])
     unseen = obs.unknown_mask
     count = unseen.bit_count()

@@ -33,7 +33,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..actions import Action
-from ..cards import CARDS
+from ..cards import CARDS, mask_indices
 from ..errors import ConquianError
 from ..melds import Partition
 from ..observation import Observation, PublicEvent, observe, public_event
@@ -206,8 +206,12 @@ def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATI
 
 def _ends_deal(obs: Observation, actions: Sequence[Action]) -> list[bool]:
     """Whether each action ends the deal at once (its result is then known, not estimated):
-    going out does whatever the hidden cards are."""
-    state = determinize(obs, _hands_source(obs, random.Random(0))(), random.Random(0))
+    going out does whatever the hidden cards are, so any hand of the opponent's size will do."""
+    rng = random.Random(0)
+    unknown = list(mask_indices(obs.unknown_mask))
+    count = min(obs.hand_counts[obs.opponent], len(unknown))
+    hand = sum(1 << card for card in rng.sample(unknown, count))
+    state = determinize(obs, hand, rng)
     ends = []
     for action in actions:
         child = state.copy()
