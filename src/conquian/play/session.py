@@ -54,7 +54,6 @@ from ..present.terminal import (
     hotseat_prompt,
     illegal_bot_action,
     level_menu,
-    level_name,
     level_not_understood,
     level_prompt,
     log_heading,
@@ -96,6 +95,7 @@ from ..present.words import (
     deal_heading,
     describe_action,
     describe_events,
+    level_word,
     match_line,
     match_result_line,
     outcome_lines,
@@ -183,7 +183,7 @@ def read_level(typed: str, levels: Sequence[str], default: str) -> str | None:
         number = int(text)
         return levels[number - 1] if 1 <= number <= len(levels) else None
     for level in levels:
-        if text in (level, level_name(level).casefold()):
+        if text in (level, level_word(level).casefold()):
             return level
     return None
 

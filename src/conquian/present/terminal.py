@@ -47,7 +47,7 @@ from .errors import no_matching_lay
 from .i18n import TERMINAL_WORDS, fill
 from .rules_text import help_summary
 from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
-from .words import COMMANDS, command, take_short_forms, you
+from .words import COMMANDS, command, level_word, take_short_forms, you
 
 _ = TERMINAL_WORDS.gettext
 ngettext = TERMINAL_WORDS.ngettext
@@ -87,7 +87,6 @@ __all__ = [
     "illegal_bot_action",
     "keys_help",
     "level_menu",
-    "level_name",
     "level_not_understood",
     "level_prompt",
     "level_ratings",
@@ -193,7 +192,7 @@ def bot_label(record_name: str, opponent: str) -> str:
     suffix = f" ({opponent})"
     if not record_name.endswith(suffix):
         return record_name
-    return f"{record_name.removesuffix(suffix)} ({level_name(opponent)})"
+    return f"{record_name.removesuffix(suffix)} ({level_word(opponent)})"
 
 
 def hotseat_names(seats: int) -> tuple[str, ...]:
@@ -347,18 +346,6 @@ def opponent_note(opponent: str, seconds: float, rating: int | None = None) -> s
     ).format(level=opponent, rating=rating, seconds=f"{seconds:.1f}")
 
 
-def level_name(level: str) -> str:
-    """A level as the level menu shows it, in the language in use (``hard``)."""
-    return {
-        # Translators: the levels of the computer player in the terminal's level menu.
-        "beginner": _("beginner"),
-        "easy": _("easy"),
-        "medium": _("medium"),
-        "hard": _("hard"),
-        "expert": _("expert"),
-    }.get(level, level)
-
-
 def level_trait(level: str) -> str:
     """How a level plays, in a few words for the level menu."""
     return {
@@ -381,10 +368,10 @@ def level_menu(levels: Sequence[str], ratings: dict[str, int] | None, default: s
     >>> lines[2].endswith("rules of thumb (Enter)")
     True
     """
-    width = max(len(level_name(level)) for level in levels)
+    width = max(len(level_word(level)) for level in levels)
     lines: list[Line] = [[Span(_("Choose your opponent:"), BOLD)]]
     for number, level in enumerate(levels, 1):
-        row = [Span(f"  {number}  "), Span(level_name(level).ljust(width), BOLD)]
+        row = [Span(f"  {number}  "), Span(level_word(level).ljust(width), BOLD)]
         if ratings is not None:
             rating = ratings.get(level)
             row.append(Span(f" {rating:>4}" if rating is not None else " " * 5))
@@ -412,7 +399,7 @@ def level_menu(levels: Sequence[str], ratings: dict[str, int] | None, default: s
 
 def level_prompt(count: int, default: str) -> str:
     """The prompt of the level menu."""
-    return _("level (1-{count}, Enter: {level})> ").format(count=count, level=level_name(default))
+    return _("level (1-{count}, Enter: {level})> ").format(count=count, level=level_word(default))
 
 
 def level_not_understood(text: str, count: int, default: str) -> str:
@@ -420,7 +407,7 @@ def level_not_understood(text: str, count: int, default: str) -> str:
     return _(
         "{typed} is not one of the levels: type its number (1 to {count}) or its name, "
         "or press Enter for {level}."
-    ).format(typed=repr(text[:30]), count=count, level=level_name(default))
+    ).format(typed=repr(text[:30]), count=count, level=level_word(default))
 
 
 def opponent_chosen(level: str, rating: int | None = None) -> str:
@@ -430,11 +417,11 @@ def opponent_chosen(level: str, rating: int | None = None) -> str:
         return _(
             "Your opponent: the {level} bot (conquian play --level {option} starts with it "
             "at once)."
-        ).format(level=level_name(level), option=level)
+        ).format(level=level_word(level), option=level)
     return _(
         "Your opponent: the {level} bot, rated {rating} (conquian play --level {option} "
         "starts with it at once)."
-    ).format(level=level_name(level), rating=rating, option=level)
+    ).format(level=level_word(level), rating=rating, option=level)
 
 
 def level_ratings(ratings: dict[str, int]) -> str:

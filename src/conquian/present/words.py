@@ -50,6 +50,7 @@ __all__ = [
     "describe_events",
     "hand_count",
     "last_moves_heading",
+    "level_word",
     "match_line",
     "match_result_line",
     "outcome_lines",
@@ -782,6 +783,24 @@ def last_moves_heading() -> str:
 def hand_count(count: int) -> str:
     """How many cards a player holds, beside his name: ``10 cards in hand``."""
     return ngettext("{count} card in hand", "{count} cards in hand", count).format(count=count)
+
+
+def level_word(level: str) -> str:
+    """A computer player's level, as every front end names it (``hard``); an unknown level
+    as it is.
+
+    >>> level_word("expert"), level_word("cmd:./mybot")
+    ('expert', 'cmd:./mybot')
+    """
+    return {
+        # Translators: the levels of the computer player, in the level menu and in a
+        # computer seat's name ("Computer (easy)").
+        "beginner": _("beginner"),
+        "easy": _("easy"),
+        "medium": _("medium"),
+        "hard": _("hard"),
+        "expert": _("expert"),
+    }.get(level, level)
 
 
 def match_result_line(leader: int | None, names: Names) -> Line:

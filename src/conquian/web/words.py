@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from ..present.i18n import SOURCE_LANGUAGE, speaking
+from ..present.words import level_word
 from .languages import WEB_WORDS
 
 PERSON_KINDS = ("person", "human")
@@ -42,18 +43,6 @@ def stored_name(fn: Callable[..., _T], *args: object) -> _T:
     """``fn(*args)`` in English: a name as it is stored (the words of the source language)."""
     with speaking(SOURCE_LANGUAGE):
         return fn(*args)
-
-
-def level_word(level: str) -> str:
-    """A computer player's level in a name (``hard``); an unknown level as it is."""
-    return {
-        # Translators: the levels of a computer player, in its name: "Computer (easy)".
-        "beginner": _("beginner"),
-        "easy": _("easy"),
-        "medium": _("medium"),
-        "hard": _("hard"),
-        "expert": _("expert"),
-    }.get(level, level)
 
 
 def computer_name(computers: int, number: int, level: str) -> str:
