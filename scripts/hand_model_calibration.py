@@ -13,13 +13,15 @@ score per unknown card, lower is better) for:
 * ``hard``      the same with the model's penalties near-certain (0.001 instead of 0.05);
 * ``learned``   the learned chances of :mod:`conquian.bots.hand_prior`, card by card;
 * ``shipped``   the search's sampler as it plays: the learned chances' odds as its card
-  weights, and the same hand model.
+  weights, and the same hand model;
+* ``posterior`` the exact chances: every hand with which ``greedy`` would have played as he
+  did, equally likely (:mod:`greedy_posterior`), the best any model could guess here.
 
 It also counts the positions where the true hand breaks one of the model's
 assumptions (it could have melded a card the opponent refused, and so on): against
 ``greedy`` that should never happen.
 
-Example (about a minute on one core)::
+Example (about a minute on one core, and ten more for ``posterior``)::
 
     python scripts/hand_model_calibration.py --deals 200 --seed 5000
 """
@@ -31,6 +33,8 @@ import json
 import math
 import random
 from collections.abc import Callable, Iterator
+
+from greedy_posterior import greedy_hands
 
 from conquian.bots import hand_prior, make_bot, search
 from conquian.bots.features import Knowledge
@@ -149,6 +153,19 @@ def main() -> None:
             setattr(search, name, value)
     print(json.dumps(score("learned", kept, lambda _, obs: hand_prior.card_chances(obs))))
     print(json.dumps(score("shipped", kept, learned_sampler)), flush=True)
+
+    def posterior(i: int, obs: Observation) -> dict[int, float]:
+        rng = random.Random(i)
+        weights = search.opponent_card_weights(obs)
+        start = search.HandSampler(obs, weights, search.HandModel(obs), rng).draw()
+        draw = greedy_hands(obs, start, rng, steps=20)
+        counts = dict.fromkeys(mask_indices(obs.unknown_mask), 0)
+        for _ in range(args.draws):
+            for card in mask_indices(draw()):
+                counts[card] += 1
+        return {card: count / args.draws for card, count in counts.items()}
+
+    print(json.dumps(score("posterior", kept, posterior)), flush=True)
 
 
 if __name__ == "__main__":

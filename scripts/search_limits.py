@@ -10,6 +10,8 @@ Variants (N is the number of sampled deals per candidate action):
 * ``uniform:N``  the same, but drawing the opponent's hand uniformly (no inference);
 * ``handset:N``  the same, its sampler's card weights the hand-set ones of before the learned
   chances (:func:`conquian.bots.search.hidden_card_weights`);
+* ``posterior:N`` the same, but drawing ``greedy``'s hand from its exact chances, the best
+  any hand model could guess it (:mod:`greedy_posterior`; right only against ``greedy``);
 * ``told:N``     the same, but told the opponent's true hand (the stock stays hidden);
 * ``oracle:N``   the oracle: sees the opponent's hand and the stock order.
 
@@ -29,6 +31,8 @@ import random
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
+
+from greedy_posterior import greedy_hands
 
 from conquian.actions import Action
 from conquian.bots import make_bot
@@ -68,6 +72,17 @@ class HandSetSearch(SearchBot):
         return HandSampler(obs, weights, HandModel(obs), self.rng).draw
 
 
+class PosteriorSearch(SearchBot):
+    """``search`` drawing ``greedy``'s hand from its exact chances: every hand with which
+    he would have played as he did, each equally likely (the chain starts at a hand drawn
+    by the shipped sampler)."""
+
+    def opponent_hands(self, obs: Observation) -> Callable[[], int]:
+        start = super().opponent_hands(obs)()
+        assert isinstance(start, int)
+        return greedy_hands(obs, start, self.rng)
+
+
 class ToldSearch(SearchBot):
     """``search`` told the opponent's hand; the stock order is still re-dealt each time."""
 
@@ -85,6 +100,7 @@ VARIANTS: dict[str, type[SearchBot]] = {
     "search": SearchBot,
     "uniform": UniformSearch,
     "handset": HandSetSearch,
+    "posterior": PosteriorSearch,
     "told": ToldSearch,
     "oracle": OracleBot,
 }
