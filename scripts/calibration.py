@@ -19,7 +19,8 @@ with every decision in them) and is the honest one.
 
 A logistic (Platt) correction ``q = 1 / (1 + exp(-(a * logit(p) + b)))`` is fitted on the
 decisions of the even-numbered shuffles and checked on the odd-numbered ones; the shipped
-correction is :data:`conquian.bots.review.CALIBRATION`.
+correction is :data:`conquian.bots.review.CALIBRATION`.  Like the review, both leave the
+known result of an action that ends the deal (going out) as it is.
 
     python scripts/calibration.py --games 400 --jobs 2 --seed 2026 --samples 200 \\
         --save decisions.jsonl
@@ -42,7 +43,7 @@ from types import FrameType
 from typing import Any
 
 from conquian.bots import Bot, Budget, bot_class, level_of, make_bot
-from conquian.bots.review import CALIBRATION, action_chances, calibrated_chance
+from conquian.bots.review import CALIBRATION, action_chances, calibrated_chance, ends_deal
 from conquian.game import Game
 from conquian.seats import Seat, Table
 from conquian.tools.arena import Z95, deal_ranges, derive_seed, run_parallel
@@ -106,6 +107,9 @@ class Row:
     """The bot's own search result for it, as a chance ((mean + 1) / 2), if it searched."""
     result: float
     """The deal's result for the player: 1 won, 0.5 drawn, 0 lost."""
+    ends: bool = False
+    """The action ended the deal at once (going out): its chance is its known result, which
+    the review shows as it is, uncorrected.  (False in the files written before the field.)"""
 
 
 @dataclass
@@ -150,7 +154,7 @@ class Player:
         ]
         table = Table([Seat(names[p], bots[p]) for p in (0, 1)], g.rules)
         table.start(g)
-        pending: list[tuple[int, int, int, float, float | None]] = []
+        pending: list[tuple[int, int, int, float, float | None, bool]] = []
         forced = 0
         while not g.state.is_over:
             turn = table.bot_turn()
@@ -167,7 +171,8 @@ class Player:
                 )
                 why = turn.bot.why
                 search = (why.mean + 1) / 2 if why is not None and why.key == "searched" else None
-                pending.append((index, turn.player, legal, chance, search))
+                (ends,) = ends_deal(turn.obs, [action])
+                pending.append((index, turn.player, legal, chance, search, ends))
             else:
                 forced += 1
             table.push(turn.player, action)
@@ -175,7 +180,7 @@ class Player:
         assert outcome is not None
         table.tell_bots(outcome.winner)
         rows = []
-        for index, player, legal, chance, search in pending:
+        for index, player, legal, chance, search, ends in pending:
             winner = outcome.winner
             result = 0.5 if winner is None else 1.0 if winner == player else 0.0
             rows.append(
@@ -190,6 +195,7 @@ class Player:
                     chance=chance,
                     search=search,
                     result=result,
+                    ends=ends,
                 )
             )
         return GamePlayed(game, rows, forced)
@@ -452,13 +458,15 @@ def analyse(rows: Sequence[Row], seed: int) -> dict[str, Any]:
 
     fitting = [r for r in rows if r.shuffle % 2 == 0]
     checking = [r for r in rows if r.shuffle % 2 == 1]
-    a, b = fit_platt([(r.chance, r.result) for r in fitting]) if fitting else (1.0, 0.0)
+    estimated = [(r.chance, r.result) for r in fitting if not r.ends]
+    a, b = fit_platt(estimated) if estimated else (1.0, 0.0)
 
+    # as the review shows them: a deal-ending action's known result stays as it is
     def fitted(row: Row) -> float:
-        return calibrated_chance(row.chance, (a, b))
+        return row.chance if row.ends else calibrated_chance(row.chance, (a, b))
 
     def shipped(row: Row) -> float:
-        return calibrated_chance(row.chance)
+        return row.chance if row.ends else calibrated_chance(row.chance)
 
     def searched(row: Row) -> float | None:
         return row.search

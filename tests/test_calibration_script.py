@@ -96,6 +96,9 @@ def test_decisions_are_choices_with_the_deals_results(
         seen = [results[game, p] for p in (0, 1) if (game, p) in results]
         if len(seen) == 2:
             assert sum(seen) == 1.0  # one deal: a win and a loss, or a draw for both
+    # going out ends the deal: its chance is its known result, which no correction changes
+    ending = [r for r in rows if r["ends"]]
+    assert ending and all(r["chance"] == r["result"] == 1.0 for r in ending)
     # the seats are swapped in the second game of a shuffle
     first = {(r["player"], r["bot"]) for r in rows if r["game"] == 0}
     second = {(1 - r["player"], r["bot"]) for r in rows if r["game"] == 1}
@@ -131,3 +134,24 @@ def test_shipped_correction_is_monotone() -> None:
     assert calibrated_chance(0.5, (1.0, 0.0)) == 0.5
     assert calibrated_chance(0.5, (1.0, 1.0)) > 0.5 > calibrated_chance(0.5, (1.0, -1.0))
     assert len(CALIBRATION) == 2
+
+
+def test_the_shipped_table_leaves_a_known_result_as_the_review_does(
+    tiny: tuple[dict[str, Any], list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    data, rows = tiny
+    header = {
+        k: v for k, v in data["run"].items() if k not in ("decisions", "games_with_decisions")
+    }
+    ending = [r for r in rows if r["ends"]]
+    estimated = [{**r, "chance": 1.0, "ends": False} for r in ending]
+    tables = {}
+    for name, chosen in (("ending", ending), ("estimated", estimated)):
+        saved = tmp_path / f"{name}.jsonl"
+        saved.write_text("\n".join(json.dumps(x) for x in [header, *chosen]) + "\n", "utf-8")
+        done = run("--load", str(saved), "--json")
+        assert done.returncode == 0, done.stderr
+        tables[name] = json.loads(done.stdout)["tables"]["shipped"]["bins"][9]
+    assert tables["ending"]["mean_predicted"] == 1.0
+    assert tables["estimated"]["mean_predicted"] == pytest.approx(calibrated_chance(1.0), abs=1e-4)
+    assert calibrated_chance(1.0) < 0.99

@@ -204,7 +204,7 @@ def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATI
     return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1.0 - p)) + b)))
 
 
-def _ends_deal(obs: Observation, actions: Sequence[Action]) -> list[bool]:
+def ends_deal(obs: Observation, actions: Sequence[Action]) -> list[bool]:
     """Whether each action ends the deal at once (its result is then known, not estimated):
     going out does whatever the hidden cards are, so any hand of the opponent's size will do."""
     rng = random.Random(0)
@@ -313,7 +313,7 @@ def judge_decision(
         obs, actions, samples=settings.samples, seed=f"{settings.seed}:{deal}:{index}"
     )
     if len(obs.tables) == 2:  # the correction is fitted on two-player games
-        ends = _ends_deal(obs, actions)
+        ends = ends_deal(obs, actions)
         chances = [
             chance if end else calibrated_chance(chance)
             for chance, end in zip(chances, ends, strict=True)
