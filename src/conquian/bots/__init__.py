@@ -66,7 +66,7 @@ LEVEL_RATINGS: dict[str, int] = {
     "easy": 824,
     "medium": 923,
     "hard": 1022,
-    "expert": 1118,
+    "expert": 1124,
 }
 """Each level's rating on one scale, ``greedy`` = 1000: the Elo differences of the
 ladder of docs/strength.md (``hard`` against ``greedy``, and each level against the one
