@@ -43,7 +43,13 @@ from types import FrameType
 from typing import Any
 
 from conquian.bots import Bot, Budget, bot_class, level_of, make_bot
-from conquian.bots.review import CALIBRATION, action_chances, calibrated_chance, ends_deal
+from conquian.bots.review import (
+    CALIBRATION,
+    LOGIT_CLIP,
+    action_chances,
+    calibrated_chance,
+    ends_deal,
+)
 from conquian.game import Game
 from conquian.seats import Seat, Table
 from conquian.tools.arena import Z95, deal_ranges, derive_seed, run_parallel
@@ -55,8 +61,6 @@ BOOTSTRAP = 1000
 """Resamples of whole shuffles for the bootstrap intervals."""
 TOLERANCE = 0.05
 """A bin is calibrated when its observed share is within this of its mean prediction."""
-LOGIT_CLIP = 0.005
-"""Chances are clipped to [this, 1 - this] before the logit (a share of samples may be 0)."""
 
 
 # ------------------------------------------------------------------ the bots

@@ -19,6 +19,7 @@ from conquian.bots.base import Bot
 from conquian.bots.heuristic import HeuristicBot
 from conquian.bots.review import (
     CALIBRATION,
+    LOGIT_CLIP,
     Mark,
     ReviewError,
     ReviewSettings,
@@ -179,7 +180,7 @@ def test_a_review_is_reproducible_from_its_seed() -> None:
         "candidates": FAST.candidates,
         "seed": 0,
         "rollout": "greedy",
-        "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1]},
+        "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1], "clip": LOGIT_CLIP},
     }
 
 
@@ -193,7 +194,7 @@ def test_passing_the_card_that_goes_out_is_a_blunder() -> None:
     # the next player goes out with the card in every sampled deal; corrected towards what
     # players did in real games (not every one takes it)
     assert decision.chance_played == pytest.approx(calibrated_chance(0.0))
-    assert decision.chance_played < 0.02
+    assert decision.chance_played < 0.05
     assert decision.mark is Mark.BLUNDER
     assert review.summary.blunders >= 1
 

@@ -134,7 +134,7 @@ class ReviewSettings:
             "seed": self.seed,
             "rollout": "greedy",
             # two-player chances are corrected so (see calibrated_chance); others are not
-            "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1]},
+            "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1], "clip": LOGIT_CLIP},
         }
 
 
@@ -175,19 +175,21 @@ def action_chances(
     return [total / samples for total in totals]
 
 
-CALIBRATION: tuple[float, float] = (0.7661, -0.0784)
+CALIBRATION: tuple[float, float] = (0.849, -0.0405)
 """``(a, b)`` of the logistic correction of a two-player winning chance estimated with the
 default samples: ``1 / (1 + exp(-(a * logit(chance) + b)))`` (see :func:`calibrated_chance`).
-Fitted by ``python scripts/calibration.py --load part1.jsonl part2.jsonl`` (the fit on the
-even shuffles of 600 bot games, checked on the odd ones and on 600 more; ``docs/strength.md``,
-*Calibration*, gives the commands that played them).  The review of a two-player deal reports
-its chances so corrected.
+Fitted by ``python scripts/calibration.py --load part3.jsonl part4.jsonl part5.jsonl`` (the
+fit on the even shuffles of 1,000 bot games of the levels of 2026-12-02, checked on the odd
+ones and on 400 more games, ``part6.jsonl``; ``docs/strength.md``, *Calibration*, gives the
+commands that played them).  The review of a two-player deal reports its chances so corrected.
 
 >>> round(calibrated_chance(0.8), 3), round(calibrated_chance(0.2), 3)
-(0.728, 0.242)"""
+(0.757, 0.228)"""
 
-_LOGIT_CLIP = 0.005
-"""A chance is clipped to [this, 1 - this] before its logit (a share of samples may be 0)."""
+LOGIT_CLIP = 0.02
+"""A chance is clipped to [this, 1 - this] before its logit: none of 200 sampled deals won
+is not a certain loss (such decisions went on to win about 6% of the time); chosen over
+0.5%, 1%, 3% and 5% by the calibration of the games the correction was fitted on."""
 
 
 def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATION) -> float:
@@ -200,7 +202,7 @@ def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATI
     a, b = correction
     if (a, b) == (1.0, 0.0):
         return chance
-    p = min(1.0 - _LOGIT_CLIP, max(_LOGIT_CLIP, chance))
+    p = min(1.0 - LOGIT_CLIP, max(LOGIT_CLIP, chance))
     return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1.0 - p)) + b)))
 
 
