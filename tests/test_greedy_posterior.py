@@ -7,37 +7,16 @@ import random
 import sys
 from pathlib import Path
 
-from conquian.bots import make_bot
 from conquian.cards import mask_indices
-from conquian.game import Game
-from conquian.observation import Observation
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
 from greedy_posterior import GreedyReplay, greedy_hands
-
-
-def positions(deals: int) -> list[tuple[Observation, int]]:
-    """``heuristic``'s decisions against ``greedy``, with greedy's true hand."""
-    out = []
-    for deal in range(deals):
-        game = Game(seed=700 + deal, dealer=deal % 2)
-        me = deal % 2
-        bots = [make_bot("greedy"), make_bot("greedy")]
-        bots[me] = make_bot("heuristic", rng=random.Random(deal))
-        for player in (0, 1):
-            bots[player].new_deal(player, game.rules)
-        while not game.state.is_over:
-            player = game.state.to_act
-            obs = game.observation(player)
-            if player == me and len(obs.legal_actions) > 1 and obs.hand_counts[1 - me]:
-                out.append((obs, game.state.hands[1 - me]))
-            game.push(bots[player].act(obs))
-    return out
+from hand_model_calibration import positions as heuristic_against_greedy
 
 
 def test_greedys_true_hand_is_always_possible_and_some_others_are_not() -> None:
     rng = random.Random(3)
-    kept = positions(12)
+    kept = list(heuristic_against_greedy(12, 700, 1.0))
     assert len(kept) > 60
     refused = 0
     for obs, truth in kept:
@@ -55,7 +34,7 @@ def test_greedys_true_hand_is_always_possible_and_some_others_are_not() -> None:
 
 def test_the_drawn_hands_are_possible_hands_of_the_right_size() -> None:
     rng = random.Random(5)
-    for obs, truth in positions(3)[::4]:
+    for obs, truth in list(heuristic_against_greedy(3, 700, 1.0))[::4]:
         # start from a hand the replay rules out: the chain must still find possible ones
         start = obs.unknown_mask & ~truth
         start = sum(1 << c for c in list(mask_indices(start))[: obs.hand_counts[obs.opponent]])

@@ -5,35 +5,24 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
-from conquian.bots import make_bot
 from conquian.bots.hand_prior import FEATURES, HandPrior, card_chances, load_prior
 from conquian.bots.search import opponent_card_weights
 from conquian.cards import mask_indices
-from conquian.game import Game
 from conquian.observation import Observation, observe
 from conquian.sample import determinize
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "scripts"))
+from hand_model_calibration import positions as heuristic_against_greedy
 
 
 def positions(deals: int, seed: int) -> list[tuple[Observation, int]]:
     """Decisions of ``heuristic`` against ``greedy`` with the opponent's true hand."""
-    out = []
-    for deal in range(deals):
-        game = Game("standard", seed=seed + deal, dealer=deal % 2)
-        me = deal % 2
-        bots = [make_bot("greedy"), make_bot("greedy")]
-        bots[me] = make_bot("heuristic", rng=random.Random(deal))
-        for player in (0, 1):
-            bots[player].new_deal(player, game.rules)
-        while not game.state.is_over:
-            player = game.state.to_act
-            obs = game.observation(player)
-            if player == me and len(obs.legal_actions) > 1 and obs.hand_counts[1 - me]:
-                out.append((obs, game.state.hands[1 - me]))
-            game.push(bots[player].act(obs))
-    return out
+    return list(heuristic_against_greedy(deals, seed, 1.0))
 
 
 def log_loss(chances: dict[int, float], truth: int) -> tuple[float, int]:
