@@ -82,9 +82,14 @@ def sampled_marginals(
     if weights is None:
         weights = search.hidden_card_weights(Knowledge.from_observation(obs))
     sampler = search.HandSampler(obs, weights, search.HandModel(obs), rng, **chain)
+    return draw_shares(obs, sampler.draw, draws)
+
+
+def draw_shares(obs: Observation, draw: Callable[[], int], draws: int) -> dict[int, float]:
+    """The share of ``draws`` hands from ``draw`` that hold each unknown card."""
     counts = dict.fromkeys(mask_indices(obs.unknown_mask), 0)
     for _ in range(draws):
-        for card in mask_indices(sampler.draw()):
+        for card in mask_indices(draw()):
             counts[card] += 1
     return {card: n / draws for card, n in counts.items()}
 
@@ -158,12 +163,7 @@ def main() -> None:
         rng = random.Random(i)
         weights = search.opponent_card_weights(obs)
         start = search.HandSampler(obs, weights, search.HandModel(obs), rng).draw()
-        draw = greedy_hands(obs, start, rng, steps=20)
-        counts = dict.fromkeys(mask_indices(obs.unknown_mask), 0)
-        for _ in range(args.draws):
-            for card in mask_indices(draw()):
-                counts[card] += 1
-        return {card: count / args.draws for card, count in counts.items()}
+        return draw_shares(obs, greedy_hands(obs, start, rng, steps=20), args.draws)
 
     print(json.dumps(score("posterior", kept, posterior)), flush=True)
 
