@@ -253,8 +253,14 @@ def test_hints_errors_and_a_change_of_language_on_one_connection(client: TestCli
         assert hints["es"]["reason"] == hints["en"]["reason"]  # the bot's reason as a code
         assert hints["es"]["why"] != hints["en"]["why"], hints
         assert hints["es"]["words"] != hints["en"]["words"] or hints["es"]["action"] == "pass"
+        # a move that is not legal now (one of two takes of different centre cards)
+        wrong = next(
+            action
+            for action in ("take 5h5d5c", "take 6h6d6c")
+            if action not in first["obs"]["legal_actions"]
+        )
         for ws in (es, en):
-            ws.send_text(json.dumps({"type": "act", "action": "take 5h5d5c", "id": 1}))
+            ws.send_text(json.dumps({"type": "act", "action": wrong, "id": 1}))
         assert next_of(es, "error")["message"] != next_of(en, "error")["message"]
         # the English tab changes to Spanish: the game is sent again, in Spanish
         en.send_text(json.dumps({"type": "lang", "lang": "es-MX"}))
