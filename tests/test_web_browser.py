@@ -15,12 +15,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from web_helpers import check_wire, sqlite_database
 
 from conquian.bots import LEVEL_RATINGS
+from conquian.bots.simple import neighbour_count
+from conquian.cards import parse_cards_mask
 from conquian.tools.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -50,6 +53,11 @@ CSP_WATCH = """window.__cspViolations = [];
 document.addEventListener("securitypolicyviolation",
   (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));"""
 """Collects what the content security policy blocked (an init script, which the CSP allows)."""
+
+STILL: dict[str, Any] = {"reduced_motion": "reduce"}
+"""For the pages of the tests that play whole matches between browsers: no card flies, so a
+click on a card does not wait for it to land (the full game against the computer, and
+tests/test_web_browser_play.py, play with the cards moving)."""
 
 ASK_ME = 'localStorage.setItem("conquian.autoplay", "off");'
 """These tests make every move themselves: the page is not to decline or play for them
@@ -107,42 +115,86 @@ def browser() -> Iterator[Browser]:
 
 def game_over(page: Page) -> bool:
     """The end-of-deal dialog says the match is over (in any language)."""
-    title = page.locator("#summary-title")
-    return title.count() > 0 and title.get_attribute("data-over") == "true"
+    over: bool = page.evaluate(
+        "() => document.getElementById('summary-title')?.dataset.over === 'true'"
+    )
+    return over
+
+
+PAGE_NOW_JS = """() => {
+    const has = (selector) => document.querySelector(selector) !== null;
+    return {
+        summary: has("#summary"),
+        over: document.getElementById("summary-title")?.dataset.over === "true",
+        free: has("#actions button:not([disabled])"),
+        seq: document.getElementById("app").dataset.seq ?? null,
+        take: has("#btn-take"),
+        force: has("#btn-force"),
+        discard: has("#btn-discard"),
+        exchange: has("#btn-exchange"),
+        decline: has("#btn-decline, #btn-pass"),
+        hand: Array.from(document.querySelectorAll("#hand .card-btn"), (el) => el.dataset.card),
+    };
+}"""
+"""What the page offers now, read in one go (one round trip to the browser, not one a button)."""
+
+CHOICE_SIZES_JS = "els => els.map((el) => el.querySelectorAll('[data-card]').length)"
+
+
+def loosest(hand: list[str]) -> int:
+    """Where in the hand is the card to discard: the one with the fewest neighbours (as the
+    ``greedy`` bot picks it), so that the test's players go out, and a match between them
+    lasts about half as many deals as one between players who discard any card."""
+    cards = [parse_cards_mask(token).bit_length() - 1 for token in hand]
+    mask = sum(1 << card for card in cards)
+    return min(range(len(cards)), key=lambda i: (neighbour_count(cards[i], mask), -i))
 
 
 def move(page: Page, use_keys: bool) -> bool:
-    """Make one move if this page may move now (takes whenever it can); True if it moved."""
-    if page.locator("#summary").count():
-        if game_over(page):
+    """Make one move if this page may move now; True if it moved.
+
+    It plays as the ``greedy`` bot does: it takes whenever it can (laying the most cards),
+    forces whenever it may, and discards the card with the fewest neighbours.
+    """
+    now = page.evaluate(PAGE_NOW_JS)
+    if now["summary"]:
+        if now["over"]:
             return False
         page.click("#btn-next")
         return True
-    if not page.locator("#actions button:not([disabled])").count():
+    if not now["free"]:
         return False
-    before = page.locator("#app").get_attribute("data-seq")
-    if page.locator("#btn-take").count():
+    if now["take"]:
         page.click("#btn-take")
-        if page.locator(".choice").count():
-            if use_keys:
-                page.keyboard.press("1")
+        choices = page.locator(".choice")
+        if choices.count():
+            sizes: list[int] = choices.evaluate_all(CHOICE_SIZES_JS)
+            best = sizes.index(max(sizes))
+            if use_keys and best < 9:
+                page.keyboard.press(str(best + 1))
             else:
-                page.locator(".choice").first.click()
-    elif page.locator("#btn-force").count():
+                choices.nth(best).click()
+    elif now["force"]:
         page.keyboard.press("F") if use_keys else page.click("#btn-force")
-    elif page.locator("#btn-discard").count():
-        if use_keys:  # move to the last card with the arrow keys and pick it with Space
-            page.locator("#hand .card-btn").first.focus()
-            page.keyboard.press("ArrowLeft")
+    elif now["discard"]:
+        pick = loosest(now["hand"])
+        cards = page.locator("#hand .card-btn")
+        if use_keys:  # move to the card with an arrow key and pick it with Space
+            if pick == 0:
+                cards.last.focus()
+                page.keyboard.press("ArrowRight")  # from the last card round to the first
+            else:
+                cards.nth(pick - 1).focus()
+                page.keyboard.press("ArrowRight")
             page.keyboard.press("Space")
             page.keyboard.press("D")
         else:
-            page.locator("#hand .card-btn").last.click()
+            cards.nth(pick).click()
             page.click("#btn-discard")
-    elif page.locator("#btn-exchange").count():
+    elif now["exchange"]:
         page.locator("#hand .card-btn").first.click()
         page.click("#btn-exchange")
-    elif page.locator("#btn-decline, #btn-pass").count():
+    elif now["decline"]:
         if use_keys:
             page.keyboard.press("P")
         else:
@@ -152,10 +204,26 @@ def move(page: Page, use_keys: bool) -> bool:
     # the move is shown once the server has stored it
     page.wait_for_function(
         "n => document.getElementById('app').dataset.seq !== n || document.getElementById('summary')",
-        arg=before,
+        arg=now["seq"],
         timeout=WAIT_MS,
     )
     return True
+
+
+NEWS_JS = """n => document.getElementById("app").dataset.seq !== n
+    || document.querySelector("#actions button:not([disabled])")
+    || document.getElementById("summary")"""
+
+
+def wait_for_news(pages: list[Page]) -> None:
+    """Wait, on the page furthest behind, for its next state (a move, a turn, a summary).
+
+    When every page has caught up and none of them may move, it is the computer's turn: each
+    page waits for its move.  No timed sleep: the wait ends on what the page draws.
+    """
+    seqs = [int(p.locator("#app").get_attribute("data-seq") or 0) for p in pages]
+    behind = pages[seqs.index(min(seqs))]
+    behind.wait_for_function(NEWS_JS, arg=str(min(seqs)), timeout=WAIT_MS)
 
 
 EMPTY_HAND_JS = """() => [
@@ -223,7 +291,7 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
                     )
                     assert after == hand
         else:
-            page.wait_for_timeout(50)
+            wait_for_news([page])
     summary = page.locator("#summary").inner_text()
     assert re.search(r"wins? the deal|went out", summary), summary
     assert page.locator("#summary .over-buttons a[download]").count() >= 1
@@ -255,9 +323,9 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     served: tuple[str, Path], browser: Browser
 ) -> None:
     server, db = served
-    ana_ctx = browser.new_context(viewport={"width": 1100, "height": 850})
-    ben_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
-    eve_ctx = browser.new_context()
+    ana_ctx = browser.new_context(viewport={"width": 1100, "height": 850}, **STILL)
+    ben_ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, **STILL)
+    eve_ctx = browser.new_context(**STILL)
     ana, ben, eve = ana_ctx.new_page(), ben_ctx.new_page(), eve_ctx.new_page()
     frames: list[tuple[int | None, str]] = []
     for page, seat in ((ana, 0), (ben, 1), (eve, None)):
@@ -298,7 +366,7 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
                 moved = True
                 turn += 1
         if not moved:
-            ana.wait_for_timeout(50)
+            wait_for_news([ana, ben])
     # the spectator saw the same moves, still without any hand
     expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
     assert eve.locator("#hand .card-btn").count() == 0
@@ -364,7 +432,9 @@ def test_three_browsers_play_a_tercerilla_between_friends(
 ) -> None:
     server, db = served
     frames: list[tuple[int | None, str]] = []
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}) for _ in range(3)]
+    contexts = [
+        browser.new_context(viewport={"width": 1280, "height": 800}, **STILL) for _ in range(3)
+    ]
     pages = [ctx.new_page() for ctx in contexts]
     errors: list[str] = []
     for seat, page in enumerate(pages):
@@ -396,7 +466,7 @@ def test_three_browsers_play_a_tercerilla_between_friends(
     while not all(game_over(p) for p in pages):
         assert time.monotonic() < deadline, "the three friends' game did not finish"
         if not any(move(p, use_keys=False) for p in pages):
-            ana.wait_for_timeout(50)
+            wait_for_news(pages)
     for page in pages:
         expect(page.locator("#fair-check")).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
         assert not csp_violations(page)
@@ -406,31 +476,15 @@ def test_three_browsers_play_a_tercerilla_between_friends(
         ctx.close()
 
 
-NEWS_JS = """n => document.getElementById("app").dataset.seq !== n
-    || document.querySelector("#actions button:not([disabled])")
-    || document.getElementById("summary")"""
-
-
-def wait_for_news(pages: list[Page]) -> None:
-    """Wait, on the page furthest behind, for its next state (a move, a turn, a summary).
-
-    When every page has caught up and none of them may move, it is the computer's turn: each
-    page waits for its move.  No timed sleep: the wait ends on what the page draws.
-    """
-    seqs = [int(p.locator("#app").get_attribute("data-seq") or 0) for p in pages]
-    behind = pages[seqs.index(min(seqs))]
-    behind.wait_for_function(NEWS_JS, arg=str(min(seqs)), timeout=WAIT_MS)
-
-
 def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
     served: tuple[str, Path], browser: Browser
 ) -> None:
     server, db = served
     frames: list[tuple[int | None, str]] = []
     contexts = [
-        browser.new_context(viewport={"width": 1280, "height": 800}),
-        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True),
-        browser.new_context(viewport={"width": 1280, "height": 800}),
+        browser.new_context(viewport={"width": 1280, "height": 800}, **STILL),
+        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, **STILL),
+        browser.new_context(viewport={"width": 1280, "height": 800}, **STILL),
     ]
     ana, ben, eve = (ctx.new_page() for ctx in contexts)
     errors: list[str] = []
