@@ -23,7 +23,7 @@ from web_helpers import check_wire, sqlite_database
 
 from conquian.bots import LEVEL_RATINGS
 from conquian.bots.simple import neighbour_count
-from conquian.cards import parse_cards_mask
+from conquian.cards import NUM_RANKS, iter_card_tokens
 from conquian.tools.load import start_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -142,12 +142,15 @@ CHOICE_SIZES_JS = "els => els.map((el) => el.querySelectorAll('[data-card]').len
 
 
 def loosest(hand: list[str]) -> int:
-    """Where in the hand is the card to discard: the one with the fewest neighbours (as the
-    ``greedy`` bot picks it), so that the test's players go out, and a match between them
-    lasts about half as many deals as one between players who discard any card."""
-    cards = [parse_cards_mask(token).bit_length() - 1 for token in hand]
+    """Where in the hand is the card to discard: the one the ``greedy`` bot discards (the
+    fewest neighbours, then the highest rank), so that the test's players go out, and a
+    match between them lasts about half as many deals as one between players who discard
+    any card."""
+    cards = list(iter_card_tokens(" ".join(hand)))
     mask = sum(1 << card for card in cards)
-    return min(range(len(cards)), key=lambda i: (neighbour_count(cards[i], mask), -i))
+    return min(
+        range(len(cards)), key=lambda i: (neighbour_count(cards[i], mask), -(cards[i] % NUM_RANKS))
+    )
 
 
 def move(page: Page, use_keys: bool) -> bool:
@@ -179,13 +182,9 @@ def move(page: Page, use_keys: bool) -> bool:
     elif now["discard"]:
         pick = loosest(now["hand"])
         cards = page.locator("#hand .card-btn")
-        if use_keys:  # move to the card with an arrow key and pick it with Space
-            if pick == 0:
-                cards.last.focus()
-                page.keyboard.press("ArrowRight")  # from the last card round to the first
-            else:
-                cards.nth(pick - 1).focus()
-                page.keyboard.press("ArrowRight")
+        if use_keys:  # from the card before it (the last, for the first), an arrow key to it
+            cards.nth(pick - 1).focus()
+            page.keyboard.press("ArrowRight")
             page.keyboard.press("Space")
             page.keyboard.press("D")
         else:
