@@ -121,12 +121,16 @@ def test_kill_9_mid_game_then_resume(tmp_path: Path, database: TestDatabase) -> 
 
 
 def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:
-    """A tiny run of the load script: a real server, three games, every action acknowledged."""
+    """A tiny run of the load script: a real server, three games arriving over 0.6 s, every
+    action acknowledged."""
     from conquian.tools.load import main
 
-    assert main(["--games", "3", "--think-ms", "0", "--timeout", "120", "--json"]) == 0
+    args = ["--games", "3", "--think-ms", "0", "--ramp", "0.6", "--timeout", "120", "--json"]
+    assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["games_finished"] == 3 and result["errors"] == 0
+    # the third game's players arrived 0.4 s in: every seat was there only from then on
+    assert result["ramp_s"] == 0.6 and result["all_in_play"]["from_s"] >= 0.4
     assert result["actions"] >= 3 * 10
     assert (
         0
@@ -134,3 +138,24 @@ def test_load_script_smoke(capsys: pytest.CaptureFixture[str]) -> None:
         <= result["latency_ms"]["p99"]
         <= result["latency_ms"]["max"]
     )
+
+
+def test_load_report_counts_only_the_round_trips_while_every_game_is_in_play() -> None:
+    """The ``all_in_play`` figures leave out the actions acknowledged before the last seat
+    connected (the arrivals) and after the first game ended (the tail)."""
+    from conquian.tools.load import Stats, report
+
+    stats = Stats(start=100.0)
+    stats.first_state_at = [100.1, 100.5, 102.0]  # the last seat came in at 2 s
+    stats.finished_at = [110.0, 111.0]  # the first game ended at 10 s
+    # (acknowledged at, round trip): two arrivals' actions, three in play, one in the tail
+    for at, latency in [(100.6, 0.9), (101.9, 0.8), (102.5, 0.01), (105.0, 0.02), (109.9, 0.03)]:
+        stats.acked_at.append(at)
+        stats.latencies.append(latency)
+    stats.acked_at.append(110.5)
+    stats.latencies.append(0.7)
+    stats.actions = len(stats.latencies)
+    both = report(stats, games=2, elapsed=11.0)["all_in_play"]
+    assert both["from_s"] == 2.0 and both["to_s"] == 10.0
+    assert both["actions"] == 3
+    assert both["p50_ms"] == 20.0 and both["p99_ms"] == 30.0

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
 
 from ..bots import make_bot
@@ -135,6 +136,8 @@ class Stats:
     reconnects: int = 0
     unanswered: int = 0
     """Actions sent on a connection that broke before their acknowledgement came."""
+    first_state_at: list[float] = field(default_factory=list)
+    """When each seat received its first state message (it has connected and said hello)."""
 
 
 def seat_delays(stats: Stats) -> list[float]:
@@ -158,18 +161,23 @@ async def play_seat(
     think: float,
     seat: int = 0,
     reconnect: bool = False,
+    arrive: float = 0.0,
 ) -> bool:
     """Play one seat to the end of the match; True when the match ended.
 
-    Before each action the seat waits ``think`` seconds on average (uniform in
-    0.5-1.5 times it), as a person would; 0 sends each action at once.  ``reconnect``:
-    when the connection breaks (its server process died), connect again and play on.
+    The seat connects ``arrive`` seconds after the start.  Before each action it waits
+    ``think`` seconds on average (uniform in 0.5-1.5 times it), as a person would; 0 sends
+    each action at once.  ``reconnect``: when the connection breaks (its server process
+    died), connect again and play on.
     """
+    if arrive:
+        await asyncio.sleep(arrive)
     rng = random.Random(seed)
     bot = make_bot(bot_name, rng=random.Random(seed))
     dealt = -1
     next_id = 0
     tries = 0
+    first = True
     while True:
         sent_at: dict[int, tuple[float, str]] = {}
         try:
@@ -179,13 +187,16 @@ async def play_seat(
                 tries = 0
                 await ws.send(hello(token))
                 async for raw in ws:
-                    msg = json.loads(raw)
+                    msg = orjson.loads(raw)  # the client's own CPU shares the machine
                     if msg["type"] == "error":
                         stats.errors.append(msg["message"])
                         continue
                     if msg["type"] != "state":
                         continue
                     now = time.perf_counter()
+                    if first:
+                        stats.first_state_at.append(now)
+                        first = False
                     stats.seen_at.setdefault((game_id, msg["seq"], seat), now)
                     ack = msg.get("ack")
                     if ack in sent_at:
@@ -232,10 +243,13 @@ async def run_load(
     *,
     reconnect: bool = False,
     started: Any = None,
+    ramp: float = 0.0,
 ) -> float:
     """Create ``games`` friend games and play them all at once; returns the playing time.
 
-    ``started()`` is called as the games start (after they are made)."""
+    ``started()`` is called as the games start (after they are made).  ``ramp``: the games'
+    players arrive one game after another over that many seconds (both seats of a game at
+    once) instead of all at the start."""
     loop = asyncio.get_running_loop()
     seats: list[tuple[str, str]] = []
     for i in range(games):
@@ -252,7 +266,18 @@ async def run_load(
     start = stats.start = time.perf_counter()
     results = await asyncio.gather(
         *(
-            play_seat(ws_base, game_id, token, bot_name, seed + i, stats, think, i % 2, reconnect)
+            play_seat(
+                ws_base,
+                game_id,
+                token,
+                bot_name,
+                seed + i,
+                stats,
+                think,
+                i % 2,
+                reconnect,
+                ramp * (i // 2) / games,
+            )
             for i, (game_id, token) in enumerate(seats)
         ),
         return_exceptions=True,
@@ -279,6 +304,13 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
     window = first_end - stats.start
     in_window = sum(1 for t in stats.acked_at if t <= first_end)
     durations = sorted(t - stats.start for t in stats.finished_at) or [elapsed]
+    # the round trips while every seat was connected and every game still in play
+    everyone_in = max(stats.first_state_at, default=first_end)
+    in_play = [
+        x * 1000
+        for at, x in zip(stats.acked_at, stats.latencies, strict=True)
+        if everyone_in <= at <= first_end
+    ]
     return {
         "games": games,
         "games_finished": stats.games_done,
@@ -303,6 +335,13 @@ def report(stats: Stats, games: int, elapsed: float) -> dict[str, Any]:
             "max": round(max(other), 2),
         },
         "latency_p99_by_phase": phases(stats),
+        "all_in_play": {
+            "from_s": round(everyone_in - stats.start, 2),
+            "to_s": round(window, 2),
+            "actions": len(in_play),
+            "p50_ms": round(percentile(in_play, 0.50), 2) if in_play else None,
+            "p99_ms": round(percentile(in_play, 0.99), 2) if in_play else None,
+        },
         "reconnects": stats.reconnects,
         "unanswered": stats.unanswered,
     }
@@ -406,6 +445,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after S seconds")
     parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="the games' players arrive evenly over S seconds (default 0: all at once)",
+    )
+    parser.add_argument(
         "--url",
         help="use this server on this computer (http://127.0.0.1:PORT) instead of starting "
         "one; start it with --rate-limit off, as every game is made from one address",
@@ -424,9 +470,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.think_ms < 0 or args.timeout <= 0 or args.workers < 1:
+    if (
+        args.games < 1
+        or args.think_ms < 0
+        or args.timeout <= 0
+        or args.workers < 1
+        or args.ramp < 0
+    ):
         parser.error(
-            "--games and --workers must be at least 1, --think-ms and --timeout not negative"
+            "--games and --workers must be at least 1, --think-ms, --ramp and --timeout "
+            "not negative"
         )
     if args.url is not None:
         host = urllib.parse.urlsplit(args.url).hostname
@@ -477,6 +530,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.think_ms / 1000,
                 reconnect=reconnect,
                 started=started,
+                ramp=args.ramp,
             )
             return await asyncio.wait_for(playing, args.timeout)
 
@@ -498,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
     result["cpus"] = os.cpu_count()
     result["think_ms"] = args.think_ms
     result["workers"] = args.workers
+    result["ramp_s"] = args.ramp
     if "end" in cpu and stats.actions:
         result["server_cpu_s"] = round(cpu["end"] - cpu["start"], 2)
         result["server_cpu_ms_per_action"] = round(
@@ -545,6 +600,13 @@ def main(argv: list[str] | None = None) -> int:
                 for p in result["latency_p99_by_phase"]
             )
         )
+        both = result["all_in_play"]
+        if both["actions"]:
+            print(
+                f"with every seat connected and every game in play (from {both['from_s']} s "
+                f"to {both['to_s']} s, {both['actions']} actions): p50 {both['p50_ms']} ms, "
+                f"p99 {both['p99_ms']} ms"
+            )
         print(f"the load client's own CPU: {result['client_cpu_s']} s")
         if "lost_acknowledged" in result:
             print(
