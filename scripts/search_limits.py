@@ -12,6 +12,8 @@ Variants (N is the number of sampled deals per candidate action):
   chances (:func:`conquian.bots.search.hidden_card_weights`);
 * ``posterior:N`` the same, but drawing ``greedy``'s hand from its exact chances, the best
   any hand model could guess it (:mod:`greedy_posterior`; right only against ``greedy``);
+* ``joint:N``    the same, but each take judged by the best of its three likeliest discards
+  after it, over the same sampled deals (the bot's own next decision searched with it);
 * ``told:N``     the same, but told the opponent's true hand (the stock stays hidden);
 * ``oracle:N``   the oracle: sees the opponent's hand and the stock order.
 
@@ -34,22 +36,25 @@ from multiprocessing import Pool
 
 from greedy_posterior import greedy_hands
 
-from conquian.actions import Action
+from conquian.actions import Action, ActionKind
 from conquian.bots import make_bot
 from conquian.bots.base import Bot, Budget
-from conquian.bots.features import Knowledge
+from conquian.bots.features import Knowledge, keep_score
 from conquian.bots.search import (
     HandModel,
     HandSampler,
     OracleBot,
     SearchBot,
+    _clearly_better,
+    _race,
     determinize,
     hidden_card_weights,
+    rollout,
 )
-from conquian.cards import mask_indices
+from conquian.cards import ALL_CARDS_MASK, mask_indices
 from conquian.game import Game
 from conquian.observation import Observation
-from conquian.state import GameState
+from conquian.state import GameState, Phase
 from conquian.tools.arena import derive_seed, wilson_interval
 
 
@@ -96,7 +101,96 @@ class ToldSearch(SearchBot):
         return self._search(obs, self.candidates(obs), lambda: determinize(obs, hand, self.rng))
 
 
+class JointSearch(SearchBot):
+    """``search`` that judges each take by the best of its likeliest discards after it.
+
+    Nothing is revealed between a take and its discard, so the discard chosen by its mean
+    over the same sampled deals is a choice the bot could really make (not one per deal).
+    The discards tried are the three that the rollouts' own rule likes best (the fewest
+    partners, not fitting the next player's table); the discard itself is searched again
+    when it is due."""
+
+    per_take = 3
+
+    def act(self, obs: Observation) -> Action:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        draw = self.opponent_hands(obs)
+
+        def sample() -> GameState:
+            return determinize(obs, draw(), self.rng)
+
+        candidates = self.candidates(obs)
+        if obs.phase not in (Phase.OFFER, Phase.TURN, Phase.FORCED):
+            return self._search(obs, candidates, sample)
+        probe = sample()  # a take's discards depend only on the bot's hand and the tables
+        plans: list[tuple[Action, ...]] = []
+        for action in candidates:
+            after = probe.copy()
+            after.apply_unchecked(action)
+            if action.kind is not ActionKind.TAKE or after.phase is not Phase.DISCARD:
+                plans.append((action,))
+                continue
+            plans += [(action, d) for d in likeliest_discards(after)[: self.per_take]]
+        return self._search_plans(obs, plans, sample)[0]
+
+    def _search_plans(
+        self, obs: Observation, plans: list[tuple[Action, ...]], sample: Callable[[], GameState]
+    ) -> tuple[Action, ...]:
+        if len(plans) == 1:
+            return plans[0]
+        iterations = self.budget.iterations or 600
+        results: list[list[float]] = [[] for _ in plans]
+        active = list(range(len(plans)))
+        rounds = rollouts = 0
+        while True:
+            state = sample()
+            seed = self.rng.random()
+            for i in active:
+                child = state.copy()
+                for action in plans[i]:
+                    child.apply_unchecked(action)
+                results[i].append(rollout(child, obs.viewer, random.Random(seed)))
+            rounds += 1
+            rollouts += len(active)
+            if rounds % self.race_every == 0 and len(active) > 1:
+                active = _race(results, active, self.race_margin)
+            if len(active) == 1 or rollouts >= iterations * len(plans):
+                break
+        best = max(active, key=lambda i: (sum(results[i]), -i))
+        first = plans[0][0]  # the heuristic's choice stays unless clearly beaten
+        own = [i for i in active if plans[i][0] == first]
+        if plans[best][0] != first and own:
+            mine = max(own, key=lambda i: sum(results[i]))
+            if not _clearly_better(results[best], results[mine], self.override_margin):
+                best = mine
+        return plans[best]
+
+
+def likeliest_discards(state: GameState) -> list[Action]:
+    """The legal discards, best first by the rollouts' own rule: the fewest live partners,
+    and not a card that fits the next player's table (never one that lets him out)."""
+    p = state.to_act
+    hand = state.hands[p]
+    nxt = (p + 1) % len(state.tables)
+    melded = state.dead_mask
+    for mask in state.table_masks:
+        melded |= mask
+    available = ALL_CARDS_MASK & ~melded
+    valid = state.melds.valid
+
+    def cost(action: Action) -> float:
+        bit = 1 << action.card
+        fits = any(m | bit in valid for m in state.tables[nxt])
+        feed = (100.0 if not state.hands[nxt] else 2.0) if fits else 0.0
+        return keep_score(action.card, hand, available) + feed
+
+    return sorted(state.legal_actions(), key=cost)
+
+
 VARIANTS: dict[str, type[SearchBot]] = {
+    "joint": JointSearch,
     "search": SearchBot,
     "uniform": UniformSearch,
     "handset": HandSetSearch,
