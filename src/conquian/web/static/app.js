@@ -1178,6 +1178,10 @@ function renderGame(game) {
 // log so that nothing happens unseen.
 function autoPlay(game) {
   clearTimeout(game.autoTimer);
+  // each call cancels the moves scheduled before it, including one already waiting in
+  // afterMotion (whose timer clearTimeout cannot reach): the option just turned off, or a
+  // new state, makes no move of the old plan
+  const plan = (game.autoPlan = (game.autoPlan || 0) + 1);
   const s = game.state;
   const legal = s.obs.legal_actions;
   // (app's data-auto says what the page does: "scheduled", "off" where it leaves the only
@@ -1189,6 +1193,7 @@ function autoPlay(game) {
   const seq = s.seq;
   app.dataset.auto = "scheduled";
   game.autoTimer = setTimeout(() => afterMotion(() => {
+    if (game.autoPlan !== plan) return;
     if (view !== game || game.state.seq !== seq || game.pending || summaryPending(game)) return void (app.dataset.auto = "");
     const centre = s.obs.centre ? chip(s.obs.centre) : "";
     const html =
