@@ -41,6 +41,7 @@ from conquian.bots import make_bot
 from conquian.bots.base import Bot, Budget
 from conquian.bots.features import Knowledge, keep_score
 from conquian.bots.search import (
+    ROLLOUT_FEED_OUT_COST,
     HandModel,
     HandSampler,
     OracleBot,
@@ -183,7 +184,7 @@ def likeliest_discards(state: GameState) -> list[Action]:
     def cost(action: Action) -> float:
         bit = 1 << action.card
         fits = any(m | bit in valid for m in state.tables[nxt])
-        feed = (100.0 if not state.hands[nxt] else 2.0) if fits else 0.0
+        feed = (ROLLOUT_FEED_OUT_COST if not state.hands[nxt] else 2.0) if fits else 0.0
         return keep_score(action.card, hand, available) + feed
 
     return sorted(state.legal_actions(), key=cost)
