@@ -448,6 +448,21 @@ def states_until_at(
                 return msg
 
 
+def in_turn(
+    stack: ExitStack, client: TestClient, game_id: str, tokens: dict[int | None, str | None]
+) -> dict[int | None, Any]:
+    """Open a socket for each seat (``None``: a spectator), in order, each one told the
+    undealt game before the next says hello.  The last hello deals, and where a computer
+    moves first it could otherwise move before a later socket is in, which would then
+    never be sent the state of the deal's start."""
+    sockets: dict[int | None, Any] = {}
+    for count, (seat, token) in enumerate(tokens.items(), 1):
+        sockets[seat] = ws = stack.enter_context(seat_socket(client, game_id, token))
+        if count < len(tokens):
+            assert next_state(ws, live(client, game_id), seat)["obs"] is None
+    return sockets
+
+
 def next_state(ws: Any, game: LiveMatch, seat: int | None) -> dict[str, Any]:
     """The next state message, checked for hidden cards, seeds, tokens and invitations."""
     while True:
@@ -499,13 +514,10 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator_rematch_and_
     assert live(client, game_id).status == "playing"
     tokens = {0: made["token"], 1: joined.json()["token"]}
     rng = random.Random(4)
-    with (
-        seat_socket(client, game_id, tokens[0]) as ws0,
-        seat_socket(client, game_id, tokens[1]) as ws1,
-        seat_socket(client, game_id) as watcher,
-    ):
+    with ExitStack() as stack:
+        sockets = in_turn(stack, client, game_id, {None: None, **tokens})  # Ben's hello deals
+        ws1 = sockets[1]
         game = live(client, game_id)
-        sockets = {0: ws0, 1: ws1, None: watcher}
         views = {
             seat: states_until_at(ws, 0, client, game_id, seat) for seat, ws in sockets.items()
         }
@@ -595,10 +607,7 @@ def test_each_invitation_seats_exactly_its_seat_once(
     # the codes never reached another seat, a spectator or an HTTP answer about the game
     tokens = {0: made["token"], 1: second.json()["token"], 3: third.json()["token"]}
     with ExitStack() as stack:  # dealt once every person has said hello
-        sockets = {
-            seat: stack.enter_context(seat_socket(client, game_id, tokens.get(seat)))  # type: ignore[arg-type]
-            for seat in (None, 0, 1, 3)
-        }
+        sockets = in_turn(stack, client, game_id, {None: None, **tokens})
         for seat, ws in sockets.items():  # assert_secret checks every message
             view = states_until_at(ws, 0, client, game_id, seat)
             assert len(view["game"]["names"]) == 4 and view["game"]["free"] == 0
