@@ -20,14 +20,15 @@ import math
 import multiprocessing
 import os
 import pickle
-import queue
 import random
 import signal
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.queues import Queue
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, Protocol, TypeVar
 
@@ -582,24 +583,27 @@ class _MatchConfig(Protocol):
     def table(self) -> _Tables: ...
 
 
-def _worker_main(config: _MatchConfig, tasks: Queue[Any], results: Queue[Any]) -> None:
-    """A worker process: play chunks of deals until the ``None`` that ends the work."""
+def _worker_main(config: _MatchConfig, link: Connection) -> None:
+    """A worker process: play the chunks of deals the parent sends over ``link``, each
+    answered with its result, until the ``None`` that ends the work."""
     global _worker_table
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
     _worker_table = table = config.table()
     try:
-        while (chunk := tasks.get()) is not None:
+        while (chunk := link.recv()) is not None:
             try:
-                results.put(("ok", table.play_deals(*chunk)))
+                link.send(("ok", table.play_deals(*chunk)))
             except Exception as exc:
                 text = traceback.format_exc()
                 try:
                     pickle.dumps(exc)
                 except Exception:
                     exc = RuntimeError(f"{type(exc).__name__}: {exc}")
-                results.put(("error", (exc, text)))
+                link.send(("error", (exc, text)))
                 break
+    except EOFError:  # the parent has gone
+        pass
     finally:
         table.close()
 
@@ -611,56 +615,61 @@ def run_parallel(
     started: float,
     progress: Callable[[int, int, Any], None] | None,
 ) -> None:
-    """Play a match in ``jobs`` worker processes, each taking chunks of deals in turn
-    (``config.table()`` plays them; ``result.add`` counts them)."""
+    """Play a match in ``jobs`` worker processes, each sent a chunk of deals whenever it
+    has answered the last one (``config.table()`` plays them; ``result.add`` counts them).
+
+    Each worker has a pipe of its own: no queue, so no named semaphores for the
+    interpreter's resource tracker to account for at exit."""
     first, deals = result.first_deal, result.deals_requested
     stop = first + deals
     size = max(1, min(10, deals // (jobs * 4)))
-    chunks = [(start, min(start + size, stop)) for start in range(first, stop, size)]
+    chunks = deque((start, min(start + size, stop)) for start in range(first, stop, size))
+    remaining = len(chunks)
     context = multiprocessing.get_context("spawn")
-    tasks: Queue[Any] = context.Queue()
-    tasks.cancel_join_thread()  # never wait at exit to feed chunks nobody will play
-    results: Queue[Any] = context.Queue()
-    workers = [
-        context.Process(target=_worker_main, args=(config, tasks, results), daemon=True)
-        for _ in range(min(jobs, len(chunks)))
-    ]
-    for chunk in chunks:
-        tasks.put(chunk)
-    for _ in workers:
-        tasks.put(None)
+    workers: dict[Connection, BaseProcess] = {}
     try:
-        for worker in workers:
+        for _ in range(min(jobs, len(chunks))):
+            mine, theirs = context.Pipe()
+            worker: BaseProcess = context.Process(
+                target=_worker_main, args=(config, theirs), daemon=True
+            )
+            workers[mine] = worker
             worker.start()
-        remaining = len(chunks)
+            theirs.close()  # the worker's end: once it exits, our end reads EOF
+            mine.send(chunks.popleft())
+        busy = set(workers)  # the workers with a chunk to answer
         while remaining:
-            try:
-                kind, payload = results.get(timeout=0.5)
-            except queue.Empty:
-                dead = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
-                if dead:
-                    raise ConquianError(f"A worker process died (exit status {dead[0]}).") from None
-                continue
-            if kind == "error":
-                exc, text = payload
-                exc.add_note(f"In a worker process:\n{text}")
-                raise exc
-            result.add(payload)
-            remaining -= 1
-            result.elapsed_s = time.perf_counter() - started
-            if progress is not None:
-                progress(result.deals, deals, result)
-        for worker in workers:
+            for link in wait(list(busy)):
+                assert isinstance(link, Connection)
+                try:
+                    kind, payload = link.recv()
+                except EOFError:
+                    workers[link].join()
+                    status = workers[link].exitcode
+                    raise ConquianError(f"A worker process died (exit status {status}).") from None
+                if kind == "error":
+                    exc, text = payload
+                    exc.add_note(f"In a worker process:\n{text}")
+                    raise exc
+                if chunks:
+                    link.send(chunks.popleft())
+                else:
+                    link.send(None)  # the worker ends: its pipe's EOF is no death
+                    busy.discard(link)
+                result.add(payload)
+                remaining -= 1
+                result.elapsed_s = time.perf_counter() - started
+                if progress is not None:
+                    progress(result.deals, deals, result)
+        for worker in workers.values():
             worker.join()
     finally:
-        for worker in workers:
+        for worker in workers.values():
             if worker.is_alive():
                 worker.terminate()
-        for worker in workers:
-            if worker.pid is not None:
-                worker.join()
-        for channel in (tasks, results):
-            channel.close()  # release the queues' pipes and semaphores now, not at exit
+        for link, worker in workers.items():
+            worker.join()
+            link.close()
 
 
 # --------------------------------------------------------------------- match
