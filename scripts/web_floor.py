@@ -25,6 +25,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -50,30 +51,26 @@ MOVE = """
 """
 
 
-def serve(db: str, port: int, size: int, workers: int) -> None:
+def serve(db: str, port: int, size: int, workers: int, stack: str, store: bool) -> None:
     """The stand-in server (run in its own process); with ``workers`` above 1, that many
     processes forked on one listening socket, each told of the others' moves by
     PostgreSQL notifications (:class:`conquian.web.notify.Listener`), as ``conquian serve``'s
-    workers are."""
+    workers are.  ``stack``: ``uvicorn`` (the server's own: uvicorn and a Starlette route)
+    or ``websockets`` (the websockets library's own asyncio server, no ASGI between the
+    socket and the handler); ``store`` false: no statement a move."""
     import orjson
     import psycopg
-    import uvicorn
-    from starlette.applications import Starlette
-    from starlette.responses import PlainTextResponse
-    from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
 
     from conquian.web.notify import Listener, libpq_url
-    from conquian.web.server import _config
     from conquian.web.store import AsyncStatements
 
     with psycopg.connect(libpq_url(db), autocommit=True) as conn:
         conn.execute(SCHEMA)
     statements = AsyncStatements(db)
-    seats: dict[str, list[WebSocket]] = {}
+    seats: dict[str, list[Any]] = {}  # a game's connections: each an ``async send(text)``
     seqs: dict[str, int] = {}
     filler = "x" * max(0, size - 200)
-    origin = ""
+    origin = f"{os.getpid():x}"
 
     def state(seq: int, ack: Any) -> str:
         message = {"type": "state", "seq": seq, "ack": ack, "filler": filler}
@@ -82,38 +79,26 @@ def serve(db: str, port: int, size: int, workers: int) -> None:
     def heard(game: str, kind: str, number: int, by: str, action: Any) -> None:
         if by != origin and game in seats:
             seqs[game] = number
-            for ws in seats[game]:
-                asyncio.get_running_loop().create_task(ws.send_text(state(number, None)))
+            for send in seats[game]:
+                asyncio.get_running_loop().create_task(send(state(number, None)))
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Any) -> AsyncIterator[None]:
-        nonlocal origin
-        origin = f"{os.getpid():x}"
-        listener = Listener(db, "floor", heard, lambda: None)
-        if workers > 1:
-            await listener.start()
-        yield
-        await listener.close()
-
-    async def ready(request: Any) -> PlainTextResponse:
-        return PlainTextResponse("ok")
-
-    async def socket(ws: WebSocket) -> None:
-        await ws.accept()
-        game = json.loads(await ws.receive_text())["game"]
-        seats.setdefault(game, []).append(ws)
+    async def seat(receive: Any, send: Any) -> None:
+        """One seat's connection, from its first message (the game) to its end."""
+        game = json.loads(await receive())["game"]
+        seats.setdefault(game, []).append(send)
         if game not in seqs:
             seqs[game] = 0
-            await statements.execute(
-                "INSERT INTO floor_games VALUES (%(game)s, 0) ON CONFLICT DO NOTHING",
-                {"game": game},
-            )
-        await ws.send_text('{"type": "ready"}')  # a move made from now on reaches this seat
-        try:
-            while True:
-                msg = json.loads(await ws.receive_text())
-                seqs[game] += 1
-                seq = seqs[game]
+            if store:
+                await statements.execute(
+                    "INSERT INTO floor_games VALUES (%(game)s, 0) ON CONFLICT DO NOTHING",
+                    {"game": game},
+                )
+        await send('{"type": "ready"}')  # a move made from now on reaches this seat
+        while True:
+            msg = json.loads(await receive())
+            seqs[game] += 1
+            seq = seqs[game]
+            if store:
                 await statements.execute(
                     MOVE,
                     {
@@ -124,23 +109,90 @@ def serve(db: str, port: int, size: int, workers: int) -> None:
                         "payload": f"{game} a {seq} {origin} 1 0 {msg['action']}",
                     },
                 )
-                for other in seats[game]:
-                    await other.send_text(state(seq, msg["id"] if other is ws else None))
-        except WebSocketDisconnect:
-            pass
+            for other in seats[game]:
+                await other(state(seq, msg["id"] if other is send else None))
+
+    @contextlib.asynccontextmanager
+    async def listening() -> AsyncIterator[None]:
+        nonlocal origin
+        origin = f"{os.getpid():x}"  # each forked worker its own
+        listener = Listener(db, "floor", heard, lambda: None)
+        if workers > 1:
+            await listener.start()
+        yield
+        await listener.close()
+
+    run = _uvicorn(seat, listening, port) if stack == "uvicorn" else _websockets(seat, listening)
+    sock = socket.create_server(("127.0.0.1", port), backlog=2048)
+    for _ in range(workers - 1):
+        if os.fork() == 0:
+            run(sock)
+            os._exit(0)
+    run(sock)
+
+
+def _uvicorn(seat: Any, listening: Any, port: int) -> Any:
+    """Serve with uvicorn and a bare Starlette route, with ``conquian serve``'s settings."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from conquian.web.server import _config
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with listening():
+            yield
+
+    async def ready(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    async def connection(ws: WebSocket) -> None:
+        await ws.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            await seat(ws.receive_text, ws.send_text)
 
     app = Starlette(
-        routes=[Route("/ready", ready), WebSocketRoute("/ws", socket)], lifespan=lifespan
+        routes=[Route("/ready", ready), WebSocketRoute("/ws", connection)], lifespan=lifespan
     )
-    config = _config(app, "127.0.0.1", port)
-    sock = config.bind_socket()
-    sock.listen(2048)
-    for _ in range(workers - 1):
-        pid = os.fork()
-        if pid == 0:
-            uvicorn.Server(_config(app, "127.0.0.1", port)).run(sockets=[sock])
-            os._exit(0)
-    uvicorn.Server(config).run(sockets=[sock])
+    return lambda sock: uvicorn.Server(_config(app, "127.0.0.1", port)).run(sockets=[sock])
+
+
+def _websockets(seat: Any, listening: Any) -> Any:
+    """Serve with the websockets library's asyncio server, with the same limits and pings."""
+    from http import HTTPStatus
+
+    from websockets.asyncio.server import serve as ws_serve
+    from websockets.exceptions import ConnectionClosed
+
+    from conquian.web.app import MAX_MESSAGE
+
+    def ready(connection: Any, request: Any) -> Any:
+        if request.path == "/ready":
+            return connection.respond(HTTPStatus.OK, "ok")
+        return None
+
+    async def handler(ws: Any) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await seat(ws.recv, ws.send)
+
+    async def main(sock: Any) -> None:
+        async with (
+            listening(),
+            ws_serve(
+                handler,
+                sock=sock,
+                process_request=ready,
+                compression=None,
+                max_size=max(MAX_MESSAGE * 16, 65536),
+                ping_interval=20,
+            ) as server,
+        ):
+            await server.serve_forever()
+
+    return lambda sock: asyncio.run(main(sock))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -188,10 +240,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=2800, help="bytes of a state message")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    parser.add_argument(
+        "--stack",
+        choices=("uvicorn", "websockets"),
+        default="uvicorn",
+        help="uvicorn and Starlette, as the server (default), or the websockets library alone",
+    )
+    parser.add_argument("--no-store", action="store_true", help="no PostgreSQL statement a move")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve(args.db, args.port, args.size, args.workers)
+        serve(args.db, args.port, args.size, args.workers, args.stack, not args.no_store)
         return 0
     if not args.port:
         from conquian.tools.load import free_port
@@ -201,7 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     # the server and its forked workers form a process group of their own, ended as one
     # (uvicorn re-raises the signal that stopped it, so a worker cannot count on its parent)
     proc = subprocess.Popen(
-        [*command, "--size", str(args.size), "--workers", str(args.workers)],
+        [
+            *command,
+            *("--size", str(args.size), "--workers", str(args.workers), "--stack", args.stack),
+            *(["--no-store"] if args.no_store else []),
+        ],
         start_new_session=True,
     )
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # ``timeout`` still ends the server
@@ -227,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     count = len(latencies)
     print(
         f"{count} messages ({args.games} games, think time {args.think_ms:g} ms, "
-        f"{args.size} bytes a state message, {args.workers} process(es)): "
+        f"{args.size} bytes a state message, {args.workers} process(es), {args.stack}"
+        f"{'' if not args.no_store else ', no statement'}): "
         f"server {used:.2f} s of CPU, "
         f"{1000 * used / count:.3f} ms per message; round trip p50 "
         f"{1000 * latencies[count // 2]:.2f} ms, p99 {1000 * latencies[int(count * 0.99)]:.2f} ms"

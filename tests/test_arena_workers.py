@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ class Collected:
     def deals(self) -> int:
         return len(self.rows)
 
-    def add(self, part: list[Any]) -> None:
+    def add(self, part: Sequence[Any]) -> None:
         self.rows.extend(part)
 
 
