@@ -52,6 +52,8 @@ class Collected:
     first_deal: int
     deals_requested: int
     elapsed_s: float = 0.0
+    interrupted: bool = False
+    jobs: int = 2
     rows: list[Any] = field(default_factory=list)
 
     @property
