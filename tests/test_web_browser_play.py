@@ -419,6 +419,79 @@ def test_the_page_declines_for_you_only_while_the_option_is_on(
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
+HOLD_AUTO_JS = """() => {
+  // the page's 280 ms timers (a move it makes by itself, and its wait for the cards in
+  // flight) are held here instead of run, and every move the page sends is counted
+  window.__held = [];
+  window.__acts = [];
+  const later = window.setTimeout;
+  window.setTimeout = function (fn, ms, ...rest) {
+    if (ms === 280 && typeof fn === "function") return void window.__held.push(fn);
+    return later.call(window, fn, ms, ...rest);
+  };
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try {
+      const message = JSON.parse(data);
+      if (message.type === "act") window.__acts.push(message.action);
+    } catch (e) {}
+    return send.call(this, data);
+  };
+}"""
+
+IN_FLIGHT_JS = """() => {
+  // a card is still in flight (as the page sees it), so the move waits once more
+  const flying = {playState: "running",
+                  effect: {getComputedTiming: () => ({endTime: 1e9, localTime: 0})}};
+  document.getAnimations = () => [flying];
+  const plan = window.__held.pop();  // the newest plan (each call of the page's plans anew)
+  window.__held.length = 0;
+  plan();
+  return window.__held.length;
+}"""
+
+
+def test_a_move_the_page_planned_is_not_made_once_the_option_is_off(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    """Turning the option off voids a move the page has planned even while that move waits
+    for the cards in flight to land (a second timer, which the first one's cancel cannot
+    reach). The page's own timers are held and run by the test, so no time is waited for."""
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    page.add_init_script(f"({HOLD_AUTO_JS})()")
+    play_the_computer(page, server)
+    for _ in range(200):
+        page.wait_for_function(f"() => window.__held.length > 0 || ({READY_JS})()", timeout=WAIT_MS)
+        if page.evaluate("window.__held.length"):
+            break
+        if page.locator("#summary").count():
+            page.click("#btn-next")
+            continue
+        decide(page, touch=False)
+    else:
+        pytest.fail("the page never planned a move of its own")
+    expect(page.locator("#app")).to_have_attribute("data-auto", "scheduled")
+    acts = page.evaluate("window.__acts.length")
+    said = page.locator("#log li.auto").count()
+    assert page.evaluate(IN_FLIGHT_JS) == 1  # the planned move now waits for the cards
+    assert page.evaluate("window.__acts.length") == acts  # and has not been made
+    page.uncheck("#opt-auto")
+    expect(page.locator("#app")).to_have_attribute("data-auto", "off")
+    page.evaluate("window.__held.shift()()")  # the wait ends: the old plan must do nothing
+    assert page.evaluate("window.__acts.length") == acts, page.evaluate("window.__acts")
+    assert page.locator("#log li.auto").count() == said  # nor said to be made
+    # the player makes the only move himself
+    page.evaluate("delete document.getAnimations")
+    before = page.locator("#app").get_attribute("data-seq")
+    only = page.locator("#actions button:not([disabled]):not(#btn-hint)")
+    expect(only).to_have_count(1)
+    only.click()
+    page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
+    assert page.evaluate("window.__acts.length") == acts + 1
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------ reduced motion, no hints
 
 
