@@ -514,6 +514,21 @@ class _Results(Protocol):
     def add(self, games: Sequence[Any]) -> None: ...
 
 
+class _Filled(Protocol):
+    """What :func:`run_parallel` reads of a result and fills in."""
+
+    @property
+    def first_deal(self) -> int: ...
+    @property
+    def deals_requested(self) -> int: ...
+    @property
+    def deals(self) -> int: ...
+
+    elapsed_s: float
+
+    def add(self, games: Sequence[Any]) -> None: ...
+
+
 class _Players(Protocol):
     def external_bot(self, index: int) -> ExternalBot: ...
     def play_deals(self, start: int, stop: int) -> list[Any]: ...
@@ -610,19 +625,22 @@ def _worker_main(config: _MatchConfig, link: Connection) -> None:
 
 def run_parallel(
     config: _MatchConfig,
-    result: _Results,
+    result: _Filled,
     jobs: int,
     started: float,
     progress: Callable[[int, int, Any], None] | None,
+    *,
+    size: int = 0,
 ) -> None:
-    """Play a match in ``jobs`` worker processes, each sent a chunk of deals whenever it
-    has answered the last one (``config.table()`` plays them; ``result.add`` counts them).
+    """Play a match in ``jobs`` worker processes, each sent a chunk of deals (``size`` of
+    them; 0: up to 10, fewer for a short match) whenever it has answered the last one
+    (``config.table()`` plays them; ``result.add`` counts them).
 
     Each worker has a pipe of its own: no queue, so no named semaphores for the
     interpreter's resource tracker to account for at exit."""
     first, deals = result.first_deal, result.deals_requested
     stop = first + deals
-    size = max(1, min(10, deals // (jobs * 4)))
+    size = size or max(1, min(10, deals // (jobs * 4)))
     chunks = deque((start, min(start + size, stop)) for start in range(first, stop, size))
     remaining = len(chunks)
     context = multiprocessing.get_context("spawn")

@@ -43,10 +43,8 @@ alone chooses the deck, dealer, stake and every move, so a failure is reproduced
 from __future__ import annotations
 
 import json
-import multiprocessing
 import random
 import re
-import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +60,7 @@ from ..observation import Observation, observe
 from ..records import GameRecord, format_result
 from ..rules import PRESETS, Exhaustion, Rules, find_rules
 from ..state import GameState, Phase, Source, Termination
+from .arena import run_parallel
 
 MAX_ACTIONS = 400
 """A deal that has not ended after this many actions is a failure (real deals take < 100)."""
@@ -605,12 +604,50 @@ def play_chunk(specs: Sequence[str], seed: int, start: int, stop: int) -> SoakRe
     return result
 
 
-def _chunk_task(task: tuple[tuple[str, ...], int, int, int]) -> SoakResult:
-    return play_chunk(*task)
+@dataclass(frozen=True)
+class _Chunks:
+    """The games of a run, as a table that :func:`conquian.tools.arena.run_parallel`'s
+    worker processes play, a chunk at a time (a chunk's result is one :class:`SoakResult`)."""
+
+    specs: tuple[str, ...]
+    seed: int
+
+    def table(self) -> _Chunks:
+        return self
+
+    def play_deals(self, start: int, stop: int) -> list[SoakResult]:
+        return [play_chunk(self.specs, self.seed, start, stop)]
+
+    def close(self, *, now: bool = False) -> None:
+        pass
 
 
-def _worker_init() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+@dataclass
+class _Collected:
+    """A run's result as :func:`conquian.tools.arena.run_parallel` fills it in."""
+
+    result: SoakResult
+    first_deal: int = 0
+
+    @property
+    def deals_requested(self) -> int:
+        return self.result.games_requested
+
+    @property
+    def deals(self) -> int:
+        return self.result.games
+
+    @property
+    def elapsed_s(self) -> float:
+        return self.result.elapsed_s
+
+    @elapsed_s.setter
+    def elapsed_s(self, value: float) -> None:
+        self.result.elapsed_s = value
+
+    def add(self, parts: Sequence[SoakResult]) -> None:
+        for part in parts:
+            self.result.add(part)
 
 
 # ------------------------------------------------------------------- the run
@@ -661,27 +698,25 @@ def run_soak(
     specs = expand_rules(rules)
     result = SoakResult(jobs=jobs, seed=seed, rules=specs, games_requested=games)
     size = chunk or max(1, min(50, games // (jobs * 8) or 1))
-    tasks = [(specs, seed, start, min(start + size, games)) for start in range(0, games, size)]
     started = time.perf_counter()
     try:
-        if jobs == 1 or len(tasks) <= 1:
-            for task in tasks:
-                result.add(_chunk_task(task))
+        if jobs == 1 or games <= size:
+            for start in range(0, games, size):
+                result.add(play_chunk(specs, seed, start, min(start + size, games)))
                 result.elapsed_s = time.perf_counter() - started
                 if progress is not None:
                     progress(result)
         else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(min(jobs, len(tasks)), initializer=_worker_init) as pool:
-                try:
-                    for part in pool.imap_unordered(_chunk_task, tasks):
-                        result.add(part)
-                        result.elapsed_s = time.perf_counter() - started
-                        if progress is not None:
-                            progress(result)
-                except BaseException:
-                    pool.terminate()
-                    raise
+            # a worker that dies (a crash of the compiled build, say) is reported, not
+            # waited for
+            run_parallel(
+                _Chunks(specs, seed),
+                _Collected(result),
+                jobs,
+                started,
+                None if progress is None else lambda done, total, _: progress(result),
+                size=size,
+            )
     except KeyboardInterrupt:
         result.interrupted = True
     result.elapsed_s = time.perf_counter() - started
