@@ -11,8 +11,9 @@ from conquian.bots import make_bot
 from conquian.bots.base import Budget
 from conquian.bots.heuristic import HeuristicBot
 from conquian.bots.search import SearchBot
-from conquian.cards import Card, DeckStyle, parse_cards_mask
+from conquian.cards import Card, DeckStyle, mask_indices, parse_cards_mask
 from conquian.game import Game
+from conquian.melds import partition_mask
 from conquian.notation import parse_position
 from conquian.observation import Observation, observe
 from conquian.present.hints import reason_words
@@ -72,13 +73,55 @@ def test_the_second_best_take_is_named_by_its_cards() -> None:
         action=Action.parse("decline"),
         because="waits",
         second=Action.parse("take 4s5s6s"),
-        second_meld=parse_cards_mask("4s 5s 6s"),
+        second_laid=parse_cards_mask("4s 6s"),
         drop=0.01,
     )
     assert reason_words(reason, LOOK) == (
         "Decline: taking 5♠ helps you less than the cards still to come. "
         "Second best: take with 4♠ 6♠, 1 point less likely to win."
     )
+
+
+def test_two_takes_of_the_same_meld_are_told_apart_by_what_else_they_lay() -> None:
+    # the best lays As Ac with the centre card; the second best lays the three kings too
+    reason = Reason(
+        "searched",
+        card=Card.parse("Ad").index,
+        action=Action.parse("take AsAdAc"),
+        because="completes",
+        meld=parse_cards_mask("As Ad Ac"),
+        to_go=8,
+        second=Action.parse("take AsAdAc/KsKhKd"),
+        second_laid=parse_cards_mask("As Ac Ks Kh Kd"),
+        drop=0.01,
+    )
+    assert reason_words(reason, LOOK) == (
+        "Take: it completes A♠ A♦ A♣ and leaves you 8 cards from going out. "
+        "Second best: take with A♠ K♠ K♥ K♦ A♣, 1 point less likely to win."
+    )
+    # the same cards laid in other melds: the melds are named
+    other = reason._replace(
+        action=Action.parse("take 2h3h4h5h6h7h"),
+        meld=parse_cards_mask("2h 3h 4h 5h 6h 7h"),
+        second=Action.parse("take 2h3h4h/5h6h7h"),
+        second_laid=parse_cards_mask("2h 3h 4h 5h 6h"),
+        card=Card.parse("7h").index,
+    )
+    words = reason_words(other, LOOK)
+    assert words.endswith("Second best: take 2h3h4h/5h6h7h, 1 point less likely to win."), words
+
+
+def test_the_search_names_the_cards_its_second_best_take_lays() -> None:
+    # Ad passed to a hand with As Ac and four kings: every way to take it makes As Ad Ac,
+    # and they differ in the kings they lay besides
+    action, why, obs = hint("standard offer 0 1 As3s7sKsKhKdAc2cJcKc * - - Ad:d - * 1")
+    assert action.kind is ActionKind.TAKE and why.meld == parse_cards_mask("As Ad Ac")
+    second = why.second
+    assert second is not None and second.kind is ActionKind.TAKE
+    assert why.second_laid == partition_mask(second.melds) & obs.hand_mask
+    assert partition_mask(second.melds) != partition_mask(action.melds)
+    cards = " ".join(LOOK.text(c) for c in mask_indices(why.second_laid))
+    assert f"Second best: take with {cards}, " in reason_words(why, LOOK)
 
 
 def explained_positions() -> list[tuple[Observation, Action, Reason]]:

@@ -44,8 +44,8 @@ class Reason(NamedTuple):
     """How many more table cards the player needs to go out after the action (-1: not said)."""
     second: Action | None = None
     """The second-best action the search found (None: none)."""
-    second_meld: int = 0
-    """For a second-best take, the meld it makes or adds to (with the centre card)."""
+    second_laid: int = 0
+    """For a second-best take, the cards it lays from the hand (a mask)."""
     drop: float = 0.0
     """How much less likely to win the second-best action is, as a winning chance (0 to 1)."""
 

@@ -539,8 +539,8 @@ class SearchBot(Bot):
         second = max(means, key=lambda i: (means[i], -i))
         drop = max(0.0, (sum(results[best]) / len(results[best]) - means[second]) / 2)
         action = candidates[second]
-        meld = next((m for m in action.melds if m >> obs.centre & 1), 0) if obs.centre >= 0 else 0
-        return why._replace(second=action, second_meld=meld, drop=drop)
+        laid = partition_mask(action.melds) & obs.hand_mask
+        return why._replace(second=action, second_laid=laid, drop=drop)
 
 
 class OracleBot(SearchBot):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..actions import Action, ActionKind
 from ..cards import mask_indices
+from ..melds import partition_mask
 from ..reasons import Reason
 from .i18n import GAME_WORDS, SOURCE_LANGUAGE, current_language, speaking
 from .spans import CardLook
@@ -144,7 +145,7 @@ def _second(reason: Reason) -> tuple[str, str]:
     to win it is) and of a take named by its cards; "" for none."""
     if reason.second is None:
         return "", ""
-    # Translators: a take named by the cards it melds the centre card with
+    # Translators: a take named by the cards it lays from the hand with the centre card
     take_with = _("{take} with {cards}")
     if round(100 * reason.drop) <= 0:
         return _("Second best: {move}, about as likely to win."), take_with
@@ -154,6 +155,11 @@ def _second(reason: Reason) -> tuple[str, str]:
         "Second best: {move}, {points} points less likely to win.",
         round(100 * reason.drop),
     ), take_with
+
+
+def _same_cards(first: Action, second: Action) -> bool:
+    """Whether two takes lay the same cards (their tables hold the same cards)."""
+    return first.kind is second.kind and partition_mask(first.melds) == partition_mask(second.melds)
 
 
 def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
@@ -179,8 +185,9 @@ def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
     if reason.second is None:
         return words
     move = _move(reason.second, look)
-    if reason.second.kind is ActionKind.TAKE and reason.second_meld and reason.card >= 0:
-        with_cards = reason.second_meld & ~(1 << reason.card)
-        if with_cards:
-            move = take_with.format(take=move, cards=_cards(with_cards, look))
+    if reason.second.kind is ActionKind.TAKE:
+        if reason.second_laid and not _same_cards(action, reason.second):
+            move = take_with.format(take=move, cards=_cards(reason.second_laid, look))
+        else:  # the same cards laid another way: its melds say how
+            move = action_text(reason.second, look)
     return f"{words} {second.format(move=move, points=round(100 * reason.drop))}"
