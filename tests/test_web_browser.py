@@ -214,13 +214,25 @@ NEWS_JS = """n => document.getElementById("app").dataset.seq !== n
     || document.getElementById("summary")"""
 
 
+SEQ_AND_TURN_JS = """() => [document.getElementById("app").dataset.seq ?? "0",
+    !!document.querySelector("#actions button:not([disabled])")
+    || (!!document.getElementById("summary")
+        && document.getElementById("summary-title")?.dataset.over !== "true")]"""
+"""A page's move number, and whether it may move now (a button, or a deal's end to close)."""
+
+
 def wait_for_news(pages: list[Page]) -> None:
     """Wait, on the page furthest behind, for its next state (a move, a turn, a summary).
 
-    When every page has caught up and none of them may move, it is the computer's turn: each
-    page waits for its move.  No timed sleep: the wait ends on what the page draws.
+    The caller found no page that may move; a state may have reached one of them since
+    (a move number and a turn are read together, page by page), and then there is nothing to
+    wait for.  When every page has caught up and none of them may move, it is the computer's
+    turn: each page waits for its move.  No timed sleep: the wait ends on what the page draws.
     """
-    seqs = [int(p.locator("#app").get_attribute("data-seq") or 0) for p in pages]
+    seen = [p.evaluate(SEQ_AND_TURN_JS) for p in pages]
+    if any(turn for _, turn in seen):
+        return
+    seqs = [int(seq) for seq, _ in seen]
     behind = pages[seqs.index(min(seqs))]
     behind.wait_for_function(NEWS_JS, arg=str(min(seqs)), timeout=WAIT_MS)
 
