@@ -492,6 +492,61 @@ def test_a_move_the_page_planned_is_not_made_once_the_option_is_off(
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
+ONE_DISCARD_JS = """() => {
+  // every state that offers discards offers only the first of them, as at the last card of
+  // a hand (the server still checks the move); the moves the page sends are counted
+  window.__acts = [];
+  const setter = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage").set;
+  Object.defineProperty(WebSocket.prototype, "onmessage", {
+    set(handler) {
+      setter.call(this, (event) => {
+        const message = JSON.parse(event.data);
+        const legal = message.obs?.legal_actions ?? [];
+        if (message.type === "state" && legal.length && legal.every((a) => a.startsWith("discard ")))
+          message.obs.legal_actions = legal.slice(0, 1);
+        handler({ data: JSON.stringify(message) });
+      });
+    },
+  });
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const message = JSON.parse(data);
+    if (message.type === "act") window.__acts.push(message.action);
+    return send.call(this, data);
+  };
+}"""
+
+
+def test_discard_with_no_card_picked_discards_the_only_card_that_may_go(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    """At the last card of a hand the player presses *Discard* and it goes: there is no card
+    to pick.  (The page shows every discard decision as one with a single legal discard.)"""
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    page.add_init_script(f"({ONE_DISCARD_JS})()")
+    play_the_computer(page, server)
+    page.uncheck("#opt-auto")  # else the page makes the only move itself
+    for _ in range(80):
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            page.click("#btn-next")
+            continue
+        if page.locator("#btn-discard").count():
+            break
+        decide(page, touch=False)
+    else:
+        pytest.fail("no discard came")
+    expect(page.locator("#app")).to_have_attribute("data-auto", "off")
+    assert not page.locator("#hand .card-btn.selected").count()
+    before = page.locator("#app").get_attribute("data-seq")
+    page.click("#btn-discard")
+    page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
+    assert page.evaluate("window.__acts").pop().startswith("discard ")
+    expect(page.locator("#toast.show")).to_have_count(0)  # no "pick a card" refusal
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
 # ------------------------------------------------------------------ reduced motion, no hints
 
 

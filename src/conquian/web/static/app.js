@@ -1469,6 +1469,9 @@ function toggle(game, c) {
 
 function discard(game, verb = "discard") {
   const legal = game.state.obs.legal_actions;
+  // one card that may go (the last card of the hand): nothing to pick
+  const only = legal.filter((a) => a.startsWith(`${verb} `));
+  if (!game.selected.size && only.length === 1) return act(game, only[0]);
   if (game.selected.size !== 1) {
     toast(verb === "discard" ? t("Pick the one card to discard (or double-click it).") : t("Pick the one card to pass on (or double-click it)."), "error");
     return;
