@@ -54,6 +54,7 @@ from conquian.bots.protocol import (
     result_message,
     serve,
 )
+from conquian.errors import RecordError
 from conquian.observation import Observation
 from conquian.tools.soak import choose, snapshot
 
@@ -553,6 +554,20 @@ def test_regression_match_record_huge_and_deep(key: str, value: str) -> None:
     else:  # the first deal's
         text = head + "\n[[deal]]\n" + _set_line(deals, key, value)
     check_match_text(text)
+
+
+def test_regression_lone_surrogate_in_a_record() -> None:
+    """N2: a name with a lone surrogate read (tomllib takes any ``str``) but was written back
+    as an escape that TOML refuses; such text is not UTF-8, so it is refused on reading."""
+    base = next(r for r in corpus()["records"] if "players = " in r)
+    text = re.sub(r'^players = \["', 'players = ["\ud800', base, count=1, flags=re.M)
+    assert "\ud800" in text
+    with pytest.raises(RecordError, match=r"line \d+ holds a character that is not Unicode"):
+        GameRecord.loads(text)
+    check_record_text(text)
+    match = corpus()["matches"][0].replace('players = ["', 'players = ["\ud800', 1)
+    with pytest.raises(RecordError, match="not Unicode text"):
+        MatchRecord.loads(match)
 
 
 def test_regression_match_record_huge_balance() -> None:

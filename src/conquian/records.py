@@ -426,8 +426,17 @@ def _load_toml(text: str, what: str) -> dict[str, Any]:
     """Parsed TOML; nothing but a :class:`RecordError` for any text.
 
     :raises RecordError: for text that is not TOML, nests deeper than the parser can go,
-        or holds an integer of more digits than Python reads.
+        or holds an integer of more digits than Python reads, or a character that is not
+        Unicode text (a lone surrogate: TOML is UTF-8, and no record can write it back).
     """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise RecordError(
+            f"Not a valid {what} file (TOML): line {line} holds a character that is not "
+            "Unicode text."
+        ) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
