@@ -642,7 +642,6 @@ def run_parallel(
     stop = first + deals
     size = size or max(1, min(10, deals // (jobs * 4)))
     chunks = deque((start, min(start + size, stop)) for start in range(first, stop, size))
-    remaining = len(chunks)
     context = multiprocessing.get_context("spawn")
     workers: dict[Connection, BaseProcess] = {}
     try:
@@ -651,12 +650,12 @@ def run_parallel(
             worker: BaseProcess = context.Process(
                 target=_worker_main, args=(config, theirs), daemon=True
             )
-            workers[mine] = worker
             worker.start()
+            workers[mine] = worker  # (only a started worker: the end joins each)
             theirs.close()  # the worker's end: once it exits, our end reads EOF
             mine.send(chunks.popleft())
-        busy = set(workers)  # the workers with a chunk to answer
-        while remaining:
+        busy = set(workers)  # the workers with a chunk to answer: none once all are played
+        while busy:
             for link in wait(list(busy)):
                 assert isinstance(link, Connection)
                 try:
@@ -675,7 +674,6 @@ def run_parallel(
                     link.send(None)  # the worker ends: its pipe's EOF is no death
                     busy.discard(link)
                 result.add(payload)
-                remaining -= 1
                 result.elapsed_s = time.perf_counter() - started
                 if progress is not None:
                     progress(result.deals, deals, result)
