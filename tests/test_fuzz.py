@@ -26,6 +26,7 @@ import sys
 import textwrap
 from collections import deque
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -568,6 +569,27 @@ def test_regression_lone_surrogate_in_a_record() -> None:
     match = corpus()["matches"][0].replace('players = ["', 'players = ["\ud800', 1)
     with pytest.raises(RecordError, match="not Unicode text"):
         MatchRecord.loads(match)
+
+
+def test_regression_character_beyond_the_bmp_in_a_record() -> None:
+    """N3: a name with a character beyond U+FFFF (U+10000) was written as JSON's pair of
+    surrogate escapes, which TOML refuses, so the record written could not be read back;
+    it is written as one ``\\U`` escape now, and a lone surrogate in a game's name (it
+    cannot be read from a record, but a program can name a player so) as U+FFFD."""
+    base = next(r for r in corpus()["records"] if "players = " in r)
+    text = re.sub(r'^players = \["', 'players = ["\U00010000', base, count=1, flags=re.M)
+    assert "\U00010000" in text
+    check_record_text(text)
+    record = GameRecord.loads(text)
+    written = record.dumps()
+    assert "\\U00010000" in written and written.isascii()
+    assert GameRecord.loads(written).players == record.players
+    match_text = corpus()["matches"][0].replace('players = ["', 'players = ["\U0001f0a1', 1)
+    check_match_text(match_text)
+    again = MatchRecord.loads(MatchRecord.loads(match_text).dumps())
+    assert again.players[0].startswith("\U0001f0a1")
+    lone = replace(record, players=("\udcffana", *record.players[1:]))
+    assert GameRecord.loads(lone.dumps()).players[0] == "\ufffdana"
 
 
 def test_regression_match_record_huge_balance() -> None:

@@ -147,7 +147,7 @@ class GameRecord:
 
     def dumps(self) -> str:
         """The record as TOML text."""
-        q = json.dumps
+        q = toml_value
         lines = [
             "# Conquian game record",
             f"format = {q(FORMAT)}",
@@ -163,7 +163,7 @@ class GameRecord:
 
     def _deal_lines(self) -> list[str]:
         """The fields of the deal itself (what a match record writes for each deal)."""
-        q = json.dumps
+        q = toml_value
         lines = []
         if self.seed is not None:
             lines.append(f"seed = {self.seed}")
@@ -371,7 +371,7 @@ class GameRecord:
 
 def _fair_text(fair: FairShuffle) -> str:
     """A fair shuffle as a TOML inline table."""
-    q = json.dumps
+    q = toml_value
     parts = [f"algorithm = {q(fair.algorithm)}", f"commitment = {q(fair.commitment)}"]
     parts.append(f"client_seeds = [{', '.join(q(c.hex()) for c in fair.client_seeds)}]")
     if fair.server_seed is not None:
@@ -413,8 +413,33 @@ def _read_fair(value: Any) -> FairShuffle | None:
     )
 
 
+def toml_value(value: str | int) -> str:
+    """A string (or integer) written as a TOML value, in ASCII. It is JSON's escaping but for
+    two things TOML reads otherwise: a character beyond U+FFFF is one ``\\U`` escape (not
+    JSON's pair of surrogates), and a lone surrogate, which no UTF-8 file can hold, is
+    written as U+FFFD.
+
+    >>> print(toml_value('Ana "la" 🂡'), toml_value(7))
+    "Ana \\"la\\" \\U0001F0A1" 7
+    """
+    text = json.dumps(value)
+    if "\\ud" not in text:  # no surrogates written (the common case)
+        return text
+    assert isinstance(value, str)
+    parts = []
+    for char in value:
+        code = ord(char)
+        if code > 0xFFFF:
+            parts.append(f"\\U{code:08X}")
+        elif 0xD800 <= code <= 0xDFFF:
+            parts.append("\\uFFFD")
+        else:
+            parts.append(json.dumps(char)[1:-1])
+    return '"' + "".join(parts) + '"'
+
+
 def _meta_lines(meta: dict[str, str]) -> list[str]:
-    return [f"{k} = {json.dumps(v)}" for k, v in sorted(meta.items()) if k.isidentifier()]
+    return [f"{k} = {toml_value(v)}" for k, v in sorted(meta.items()) if k.isidentifier()]
 
 
 def _reason(exc: Exception) -> str:
@@ -604,7 +629,7 @@ class MatchRecord:
 
     def dumps(self) -> str:
         """The record as TOML text."""
-        q = json.dumps
+        q = toml_value
         lines = [
             "# Conquian match record",
             f"format = {q(MATCH_FORMAT)}",
