@@ -1430,7 +1430,10 @@ class Hub:
         if live.shuffle_for(number).client_seeds[seat] is not None:
             raise UserError(again.format(number=number))
         await self.save_shuffles(live)
-        stored = await self._db(self.store.add_client_seed, live.id, number, seat, seed)
+        if self.store.postgres:
+            stored = await self.store.add_client_seed_async(live.id, number, seat, seed)
+        else:
+            stored = await self._db(self.store.add_client_seed, live.id, number, seat, seed)
         if stored is None:  # given from another process, or the deal was dealt meanwhile
             if await self._catch_up(live):
                 self._broadcast(live)
@@ -1445,7 +1448,10 @@ class Hub:
         while live.unsaved:
             row = live.unsaved[0]
             try:
-                stored = await self._db(self.store.add_deal, live.id, row)
+                if self.store.postgres:
+                    stored = await self.store.add_deal_async(live.id, row)
+                else:
+                    stored = await self._db(self.store.add_deal, live.id, row)
             except Exception:
                 log.exception("game %s: could not store the shuffle of deal %s", live.id, row.deal)
                 return
@@ -1515,11 +1521,17 @@ class Hub:
         # the action that ends a deal fixes the next deal's shuffle and seeds
         following = live.shuffles.get(row.deal + 1) if record and status is None else None
         try:
-            if self.store.fast_action(record, following):
-                # every player sees it (not an exchange choice): the others are told it
-                announce = action.kind is not ActionKind.EXCHANGE
-                await self.store.add_action_async(live.id, row, status, announce=announce)
-                stored = None
+            if self.store.postgres:
+                stored = await self.store.add_action_async(
+                    live.id,
+                    row,
+                    record=record,
+                    status=status,
+                    next_deal=following,
+                    # every player sees it (not an exchange choice), and it ends no deal:
+                    # the others are told it
+                    announce=action.kind is not ActionKind.EXCHANGE and record is None,
+                )
             else:
                 stored = await self._db(
                     self.store.add_action,

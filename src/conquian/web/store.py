@@ -17,8 +17,9 @@ Tables:
               server seed, the commitment published before the deal, and each seat's seed
 
 Most methods are synchronous; the server calls them from its storage threads.  On
-PostgreSQL the statements of an ordinary move (:meth:`Store.add_action_async`, :meth:`Store.since_async`)
-are awaited in the event loop instead (:class:`AsyncStatements`).  Every
+PostgreSQL the statements of play (an action, a seat's seed, a deal's shuffle, and the
+catching up on another process's: the ``..._async`` methods) are raw SQL on a bare psycopg
+connection, awaited in the event loop (:class:`AsyncStatements`, :func:`drive_async`).  Every
 method that writes does so in one transaction, committed before it returns: the
 server acknowledges an action only once ``add_action`` has returned.
 
@@ -55,10 +56,10 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -81,11 +82,15 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
+
+T = TypeVar("T")
+Steps = Generator[tuple[str, dict[str, Any]], list[tuple[Any, ...]], T]
+"""Statements run one after another (see :func:`drive`): a generator that yields each
+statement and its parameters, is sent back the statement's rows, and returns a result."""
 
 metadata = MetaData()
 
@@ -285,16 +290,30 @@ class AsyncStatements:
 
     async def execute(self, query: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         """Run one statement; its rows (none for a statement that returns none)."""
+
+        def one() -> Steps[list[tuple[Any, ...]]]:
+            rows = yield query, params
+            return rows
+
+        return await self.run(one())
+
+    async def run(self, steps: Steps[T], *, transaction: bool = False) -> T:
+        """Run the statements of ``steps`` on one connection, as :func:`drive` does
+        (``transaction``: in one transaction, rolled back if one fails).
+
+        :raises sqlalchemy.exc.IntegrityError: where a statement breaks a unique key.
+        """
         import psycopg
 
         conn = await self._take()
         try:
-            cursor = await conn.execute(query, params)
-            rows: list[tuple[Any, ...]] = await cursor.fetchall() if cursor.description else []
-            return rows
+            if not transaction:
+                return await drive_async(conn, steps)
+            async with conn.transaction():
+                return await drive_async(conn, steps)
         except BaseException as exc:
-            if not isinstance(exc, psycopg.Error):  # cancelled mid-statement: state unknown
-                await conn.close()
+            if not isinstance(exc, psycopg.Error | IntegrityError):
+                await conn.close()  # cancelled mid-statement: its state is unknown
             raise
         finally:
             await self._give(conn)
@@ -455,9 +474,9 @@ class Store:
         :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
         """
         now = time.time()
-        if self.fast_action(record, next_deal):
-            self._add_action_now(game_id, row, status, now)
-            return None
+        if self.postgres:
+            steps = self._action_steps(game_id, row, record, status, next_deal, now)
+            return self._run(steps, transaction=record is not None or next_deal is not None)
         stored: DealRow | None = None
         with self.engine.begin() as conn:
             conn.execute(
@@ -471,7 +490,7 @@ class Store:
                 )
             )
             if next_deal is not None:
-                stored = self._put_deal(conn, game_id, next_deal, lock=True)
+                stored = self._put_deal(conn, game_id, next_deal)
             if record is not None:
                 deal, result, text = record
                 conn.execute(
@@ -481,9 +500,31 @@ class Store:
             if status is not None:
                 values["status"] = status
             conn.execute(update(games).where(games.c.id == game_id).values(**values))
-            self._notify(conn, game_id, "a", row.seq)
         return stored
 
+    async def add_action_async(
+        self,
+        game_id: str,
+        row: ActionRow,
+        *,
+        record: tuple[int, str, str] | None = None,
+        status: str | None = None,
+        next_deal: DealRow | None = None,
+        announce: bool = False,
+    ) -> DealRow | None:
+        """:meth:`add_action` on PostgreSQL, awaited in the event loop (see
+        :class:`AsyncStatements`).  ``announce``: the notification carries the action (only
+        for one every player sees that ends no deal: see :mod:`.notify`).
+
+        :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
+        """
+        steps = self._action_steps(game_id, row, record, status, next_deal, time.time(), announce)
+        transaction = record is not None or next_deal is not None
+        return await self._statements().run(steps, transaction=transaction)
+
+    # The statements of PostgreSQL's moves, seeds and shuffles: few round trips each, sent
+    # on a bare psycopg connection (a thread's own, or one of the event loop's), since
+    # SQLAlchemy's work around each statement cost more CPU than the statement.
     _ADD_ACTION = """
         WITH new AS (
             INSERT INTO actions (game_id, seq, deal, player, action, at)
@@ -496,11 +537,87 @@ class Store:
         )
         SELECT pg_notify(%(channel)s, %(payload)s) FROM new
     """
+    _END_DEAL = """
+        WITH new AS (
+            INSERT INTO actions (game_id, seq, deal, player, action, at)
+            VALUES (%(game)s, %(seq)s, %(deal)s, %(player)s, %(action)s, %(at)s)
+            RETURNING seq
+        ), kept AS (
+            INSERT INTO records (game_id, deal, result, record)
+            SELECT %(game)s, %(record_deal)s, %(result)s, %(record)s FROM new
+            WHERE %(record)s::text IS NOT NULL
+            RETURNING deal
+        ), shuffled AS (
+            INSERT INTO deals (game_id, deal, server_seed, commitment, client_seeds)
+            SELECT %(game)s, %(next_deal)s, %(server_seed)s, %(commitment)s, %(client_seeds)s
+            FROM new WHERE %(next_deal)s::integer IS NOT NULL
+            ON CONFLICT DO NOTHING
+            RETURNING deal
+        ), touched AS (
+            UPDATE games SET updated = %(at)s, status = COALESCE(%(status)s::varchar, status)
+            WHERE id = %(game)s
+            RETURNING id
+        )
+        SELECT pg_notify(%(channel)s, %(payload)s) FROM new
+    """
+    _PUT_DEAL = """
+        INSERT INTO deals (game_id, deal, server_seed, commitment, client_seeds)
+        VALUES (%(game)s, %(deal)s, %(server_seed)s, %(commitment)s, %(client_seeds)s)
+        ON CONFLICT DO NOTHING
+        RETURNING deal, server_seed, commitment, client_seeds
+    """
+    _GET_DEAL = """
+        SELECT deal, server_seed, commitment, client_seeds FROM deals
+        WHERE game_id = %(game)s AND deal = %(deal)s
+    """
+    _LOCK_DEAL = _GET_DEAL + " FOR UPDATE"
+    # run once the deal's row is locked, so that it sees the record of a deal ended meanwhile
+    _SET_SEEDS = """
+        WITH changed AS (
+            UPDATE deals SET client_seeds = %(client_seeds)s
+            WHERE game_id = %(game)s AND deal = %(deal)s AND NOT EXISTS (
+                SELECT 1 FROM records WHERE game_id = %(game)s AND deal = %(deal)s - 1
+            )
+            RETURNING deal
+        )
+        SELECT pg_notify(%(channel)s, %(payload)s) FROM changed
+    """
 
-    def fast_action(self, record: object = None, next_deal: object = None) -> bool:
-        """Whether an action is stored by :meth:`add_action_async` (PostgreSQL, an action that
-        ends no deal) rather than :meth:`add_action`."""
-        return self.postgres and record is None and next_deal is None
+    def _action_steps(
+        self,
+        game_id: str,
+        row: ActionRow,
+        record: tuple[int, str, str] | None,
+        status: str | None,
+        next_deal: DealRow | None,
+        at: float,
+        announce: bool = False,
+    ) -> Steps[DealRow | None]:
+        """The statements of :meth:`add_action` on PostgreSQL (one for a move that ends no
+        deal, in its own transaction; otherwise a transaction of two)."""
+        params = self._action_params(game_id, row, status, at, announce)
+        if record is None and next_deal is None:
+            yield self._ADD_ACTION, params
+            return None
+        record_deal, result, text = record if record is not None else (None, None, None)
+        shuffle = _deal_params(game_id, next_deal) if next_deal is not None else {}
+        yield (
+            self._END_DEAL,
+            params
+            | {
+                "record_deal": record_deal,
+                "result": result,
+                "record": text,
+                "next_deal": shuffle.get("deal"),
+                "server_seed": shuffle.get("server_seed"),
+                "commitment": shuffle.get("commitment"),
+                "client_seeds": shuffle.get("client_seeds"),
+            },
+        )
+        if next_deal is None:
+            return None
+        (found,) = yield self._LOCK_DEAL, shuffle
+        return _deal_row_of(found)
 
     def _action_params(
         self, game_id: str, row: ActionRow, status: str | None, at: float, announce: bool = False
@@ -520,16 +637,13 @@ class Store:
             "payload": payload,
         }
 
-    def _add_action_now(self, game_id: str, row: ActionRow, status: str | None, at: float) -> None:
-        """One action that ends no deal, on PostgreSQL: stored, its game touched and the other
-        processes notified in one statement (its own transaction)."""
-        import psycopg
-
-        params = self._action_params(game_id, row, status, at)
-        try:
-            self._raw().execute(self._ADD_ACTION, params)
-        except psycopg.errors.UniqueViolation as exc:
-            raise IntegrityError(self._ADD_ACTION, params, exc) from exc
+    def _run(self, steps: Steps[T], *, transaction: bool = False) -> T:
+        """Run ``steps`` on this thread's psycopg connection (see :func:`drive`)."""
+        conn = self._raw()
+        if not transaction:
+            return drive(conn, steps)
+        with conn.transaction():
+            return drive(conn, steps)
 
     def _statements(self) -> AsyncStatements:
         """The asynchronous connections of the running event loop (made on first use)."""
@@ -538,24 +652,6 @@ class Store:
         if found is None:
             found = self._async[loop] = AsyncStatements(self.url)
         return found
-
-    async def add_action_async(
-        self, game_id: str, row: ActionRow, status: str | None, *, announce: bool = False
-    ) -> None:
-        """:meth:`add_action` of an action that ends no deal, on PostgreSQL, awaited in the
-        event loop (see :class:`AsyncStatements`): one statement, its own transaction.
-        ``announce``: the notification carries the action (only for one every player sees:
-        see :mod:`.notify`).
-
-        :raises sqlalchemy.exc.IntegrityError: if an action with this number exists.
-        """
-        import psycopg
-
-        params = self._action_params(game_id, row, status, time.time(), announce)
-        try:
-            await self._statements().execute(self._ADD_ACTION, params)
-        except psycopg.errors.UniqueViolation as exc:
-            raise IntegrityError(self._ADD_ACTION, params, exc) from exc
 
     async def since_async(
         self, game_id: str, after: int, deal: int
@@ -600,27 +696,39 @@ class Store:
     def add_deal(self, game_id: str, deal: DealRow) -> DealRow:
         """Store the fair shuffle of a deal unless that deal has one already; returns the
         stored one (``deal``, or the one another process stored first)."""
+        if self.postgres:
+            return self._run(self._deal_steps(game_id, deal))
         with self.engine.begin() as conn:
             return self._put_deal(conn, game_id, deal)
 
-    def _put_deal(
-        self, conn: Connection, game_id: str, deal: DealRow, *, lock: bool = False
-    ) -> DealRow:
-        """Insert ``deal`` if its deal has no shuffle stored; the stored row (``lock``: locked
-        until the transaction ends)."""
-        new = pg_dialect.insert(deals) if self.postgres else sqlite_dialect.insert(deals)
+    async def add_deal_async(self, game_id: str, deal: DealRow) -> DealRow:
+        """:meth:`add_deal` on PostgreSQL, awaited in the event loop."""
+        return await self._statements().run(self._deal_steps(game_id, deal))
+
+    def _deal_steps(self, game_id: str, deal: DealRow) -> Steps[DealRow]:
+        params = _deal_params(game_id, deal)
+        found = yield self._PUT_DEAL, params
+        if not found:  # stored first by another process
+            found = yield self._GET_DEAL, params
+        return _deal_row_of(found[0])
+
+    @staticmethod
+    def _put_deal(conn: Connection, game_id: str, deal: DealRow) -> DealRow:
+        """Insert ``deal`` if its deal has no shuffle stored (SQLite); the stored row."""
+        new = sqlite_dialect.insert(deals)
         conn.execute(new.values(_deal_values(game_id, deal)).on_conflict_do_nothing())
         query = select(deals).where(deals.c.game_id == game_id, deals.c.deal == deal.deal)
-        found = conn.execute(query.with_for_update() if lock and self.postgres else query).one()
-        return _deal_row(found)
+        return _deal_row(conn.execute(query).one())
 
     def add_client_seed(self, game_id: str, deal: int, seat: int, seed: str) -> DealRow | None:
         """Store a seat's seed for a deal; returns the deal's shuffle with every seed stored so
         far, or None if the seat has given one already, the deal has no shuffle stored, or it
         has been dealt (the deal before it is over: its seeds are fixed)."""
+        if self.postgres:
+            return self._run(self._seed_steps(game_id, deal, seat, seed), transaction=True)
         with self.engine.begin() as conn:
             query = select(deals).where(deals.c.game_id == game_id, deals.c.deal == deal)
-            row = conn.execute(query.with_for_update() if self.postgres else query).first()
+            row = conn.execute(query).first()
             if row is None:
                 return None
             seeds = json.loads(row.client_seeds)
@@ -640,8 +748,40 @@ class Store:
                 .where(deals.c.game_id == game_id, deals.c.deal == deal)
                 .values(client_seeds=json.dumps(seeds))
             )
-            self._notify(conn, game_id, "s", deal)
             return DealRow(row.deal, row.server_seed, row.commitment, tuple(seeds))
+
+    async def add_client_seed_async(
+        self, game_id: str, deal: int, seat: int, seed: str
+    ) -> DealRow | None:
+        """:meth:`add_client_seed` on PostgreSQL, awaited in the event loop."""
+        steps = self._seed_steps(game_id, deal, seat, seed)
+        return await self._statements().run(steps, transaction=True)
+
+    def _seed_steps(self, game_id: str, deal: int, seat: int, seed: str) -> Steps[DealRow | None]:
+        """The transaction of :meth:`add_client_seed` on PostgreSQL: the deal's row is locked
+        first, so the transaction of the action that ends the deal before waits for it (and
+        reads the seed), or it sees that action's record (and refuses the seed)."""
+        params = {"game": game_id, "deal": deal}
+        found = yield self._LOCK_DEAL, params
+        if not found:
+            return None
+        shuffle = _deal_row_of(found[0])
+        if shuffle.client_seeds[seat] is not None:
+            return None
+        seeds = list(shuffle.client_seeds)
+        seeds[seat] = seed
+        changed = yield (
+            self._SET_SEEDS,
+            params
+            | {
+                "client_seeds": json.dumps(seeds),
+                "channel": self.channel,
+                "payload": f"{game_id} s {deal} {self.origin}",
+            },
+        )
+        if not changed:  # the deal before it ended meanwhile: this deal is dealt
+            return None
+        return DealRow(shuffle.deal, shuffle.server_seed, shuffle.commitment, tuple(seeds))
 
     def set_rematch(
         self, game_id: str, rematch: MatchRow, first_deal: DealRow | None = None
@@ -799,6 +939,58 @@ def _deal_values(game_id: str, deal: DealRow) -> dict[str, Any]:
         "commitment": deal.commitment,
         "client_seeds": json.dumps(list(deal.client_seeds)),
     }
+
+
+def _deal_params(game_id: str, deal: DealRow) -> dict[str, Any]:
+    """The parameters of a shuffle's row in the raw PostgreSQL statements."""
+    values = _deal_values(game_id, deal)
+    values["game"] = values.pop("game_id")
+    return values
+
+
+def _deal_row_of(found: Sequence[Any]) -> DealRow:
+    """A shuffle from a row of ``deal, server_seed, commitment, client_seeds``."""
+    return DealRow(found[0], found[1], found[2], tuple(json.loads(found[3])))
+
+
+def drive(conn: Any, steps: Steps[T]) -> T:
+    """Run the statements ``steps`` yields on a psycopg connection, sending each one's rows
+    back (none for a statement that returns none); what ``steps`` returns.
+
+    :raises sqlalchemy.exc.IntegrityError: where a statement breaks a unique key.
+    """
+    import psycopg
+
+    query, params = next(steps)
+    while True:
+        try:
+            cursor = conn.execute(query, params)
+        except psycopg.errors.UniqueViolation as exc:
+            raise IntegrityError(query, params, exc) from exc
+        rows = cursor.fetchall() if cursor.description else []
+        try:
+            query, params = steps.send(rows)
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+
+async def drive_async(conn: Any, steps: Steps[T]) -> T:
+    """:func:`drive` on an asynchronous psycopg connection."""
+    import psycopg
+
+    query, params = next(steps)
+    while True:
+        try:
+            cursor = await conn.execute(query, params)
+        except psycopg.errors.UniqueViolation as exc:
+            raise IntegrityError(query, params, exc) from exc
+        rows = await cursor.fetchall() if cursor.description else []
+        try:
+            query, params = steps.send(rows)
+        except StopIteration as done:
+            result: T = done.value
+            return result
 
 
 def _migrate(conn: Connection) -> None:
