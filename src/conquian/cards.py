@@ -232,6 +232,32 @@ def mask_indices(mask: int) -> list[int]:
     return out
 
 
+_LABELS_OF: dict[int, tuple[str, ...]] = {}
+"""The labels of the masks written lately (a server writes the same tables and hands again
+with every message); cleared when it grows past :data:`_LABELS_KEPT`."""
+_LABELS_KEPT = 8192
+
+
+def _labels(mask: int) -> tuple[str, ...]:
+    labels = _LABELS_OF.get(mask)
+    if labels is None:
+        if len(_LABELS_OF) >= _LABELS_KEPT:
+            _LABELS_OF.clear()
+        labels = _LABELS_OF[mask] = tuple([_FRENCH_LABELS[i] for i in mask_indices(mask)])
+    return labels
+
+
+def mask_labels(mask: int) -> list[str]:
+    """The canonical labels of a mask's cards, in :func:`format_mask`'s order.
+
+    >>> mask_labels(0b1000000000 | 0b1)
+    ['As', 'Ks']
+    >>> mask_labels(0)
+    []
+    """
+    return list(_labels(mask))
+
+
 def format_mask(mask: int, sep: str = " ", deck: DeckStyle | str = DeckStyle.FRENCH) -> str:
     """Canonical text of a mask: cards by suit (s h d c) then rank.
 
@@ -239,7 +265,7 @@ def format_mask(mask: int, sep: str = " ", deck: DeckStyle | str = DeckStyle.FRE
     'As2s3s'
     """
     if deck == DeckStyle.FRENCH:
-        return sep.join([_FRENCH_LABELS[i] for i in mask_indices(mask)])
+        return sep.join(_labels(mask))
     return sep.join([card_label(i, deck) for i in mask_indices(mask)])
 
 

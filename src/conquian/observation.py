@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
 from .actions import Action, ActionKind
-from .cards import ALL_CARDS_MASK, CARDS, Card, CardSet, format_mask, parse_cards_mask
+from .cards import ALL_CARDS_MASK, CARDS, Card, CardSet, format_mask, mask_labels, parse_cards_mask
 from .errors import ConquianError, InvalidNotationError
 from .melds import Partition, format_partition, partition_mask
 from .rules import Rules, find_rules
@@ -182,12 +182,12 @@ class Observation:
             "phase": self.phase.value,
             "to_act": self.to_act,
             "dealer": self.dealer,
-            "hand": format_mask(self.hand_mask).split(),
-            "tables": [[format_mask(m).split() for m in table] for table in self.tables],
+            "hand": mask_labels(self.hand_mask),
+            "tables": [[mask_labels(m) for m in table] for table in self.tables],
             "centre": str(CARDS[self.centre]) if self.centre >= 0 else None,
             "centre_source": self.source.value if self.centre >= 0 else None,
-            "dead": format_mask(self.dead_mask).split(),
-            "seen": format_mask(self.seen_mask).split(),
+            "dead": mask_labels(self.dead_mask),
+            "seen": mask_labels(self.seen_mask),
             "stock_count": self.stock_count,
             "hand_counts": list(self.hand_counts),
             "stake": self.stake,

@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from ..actions import Action, ActionKind
 from ..bots import LEVELS, Bot, Budget, make_bot
 from ..bots.review import IN_GAME_SAMPLES, Review, ReviewSettings, review_deals
-from ..cards import CARDS, format_mask, mask_indices
+from ..cards import CARDS, mask_indices, mask_labels
 from ..errors import ConquianError, IllegalActionError, InvalidNotationError
 from ..fair import ALGORITHM, MAX_CLIENT_SEED_BYTES, FairShuffle, commitment, new_server_seed
 from ..game import Game
@@ -256,12 +256,8 @@ def refusal(exc: IllegalActionError, names: Names, look: CardLook) -> UserError:
     return UserError(unmarked(marked, look), words=segments([Span(marked)]))
 
 
-def _cards(mask: int) -> list[str]:
-    return format_mask(mask).split()
-
-
 def _melds(partition: Sequence[int]) -> list[list[str]]:
-    return [_cards(m) for m in partition]
+    return [mask_labels(m) for m in partition]
 
 
 def check_name(name: Any, default: str) -> str:
@@ -664,17 +660,13 @@ class LiveMatch:
             }
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything the client at ``seat`` (None: a spectator) may see now, its words in
-        the language in use (the caller says which: ``with speaking(code)``)."""
+    def shared_view(self) -> dict[str, Any]:
+        """The parts of a state message that are the same for every seat and spectator (in
+        the language in use): the game's summary, the match and the commitments.  A
+        broadcast works them out once for each language and passes them to :meth:`view`."""
         if not self.dealt:
             return {
-                "type": "state",
                 "game": self.summary(),
-                "seat": seat,
-                "obs": None,
-                "seq": self.seq,
-                "log": [],
                 "match": {
                     "deal": 0,
                     "balance": list(self.match.balance),
@@ -683,8 +675,39 @@ class LiveMatch:
                     "leader": None,
                     "scoring": self.rules.scoring.value,
                 },
-                "last": None,
                 "fair": self._fair_view(),
+            }
+        over = self.match.is_over
+        return {
+            "game": self.summary(),
+            "match": {
+                "deal": self.deal_number if not over else len(self.match.results),
+                "balance": list(self.match.balance),
+                "stake": self.game.state.stake,
+                "over": over,
+                "leader": self.match.leader,
+                "scoring": self.rules.scoring.value,
+            },
+            "fair": self._fair_view(),
+        }
+
+    def view(self, seat: int | None, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything the client at ``seat`` (None: a spectator) may see now, its words in
+        the language in use (the caller says which: ``with speaking(code)``); ``shared``:
+        :meth:`shared_view`, if the caller has it already."""
+        if shared is None:
+            shared = self.shared_view()
+        if not self.dealt:
+            return {
+                "type": "state",
+                "game": shared["game"],
+                "seat": seat,
+                "obs": None,
+                "seq": self.seq,
+                "log": [],
+                "match": shared["match"],
+                "last": None,
+                "fair": shared["fair"],
             }
         look = MARKED
         names = Names(self.shown_names(), me=seat)
@@ -697,12 +720,12 @@ class LiveMatch:
             data.pop("exchange", None)
             data["player"] = None
             data["legal_actions"] = []
-        my_turn = seat is not None and obs.my_turn and self.ready and not self.match.is_over
+        my_turn = seat is not None and obs.my_turn and self.ready and not shared["match"]["over"]
         if not my_turn:
             data["legal_actions"] = []
-        out: dict[str, Any] = {
+        return {
             "type": "state",
-            "game": self.summary(),
+            "game": shared["game"],
             "seat": seat,
             "obs": data,
             "seq": self.seq,
@@ -711,18 +734,10 @@ class LiveMatch:
             "situation": segments(situation(obs, names, look)) if my_turn else [],
             "takes": _forms(obs, ActionKind.TAKE) if my_turn else [],
             "lays": _forms(obs, ActionKind.PASS) if my_turn else [],
-            "match": {
-                "deal": self.deal_number if not self.match.is_over else len(self.match.results),
-                "balance": list(self.match.balance),
-                "stake": game.state.stake,
-                "over": self.match.is_over,
-                "leader": self.match.leader,
-                "scoring": self.rules.scoring.value,
-            },
+            "match": shared["match"],
             "last": self._last_deal_once(seat),
-            "fair": self._fair_view(),
+            "fair": shared["fair"],
         }
-        return out
 
     def _deal_so_far(
         self, seat: int | None, names: Names, look: CardLook
@@ -796,7 +811,7 @@ class LiveMatch:
             "lines": lines,
             "tables": [_melds(t) for t in obs.tables],
             # every hand as the deal ended: public now that the deal is over
-            "hands": [_cards(h) for h in game.state.hands],
+            "hands": [mask_labels(h) for h in game.state.hands],
         }
         if game.fair is not None and game.fair.server_seed is not None:
             # revealed now that the deal is over: anyone may deal the same deck again
@@ -845,7 +860,7 @@ def _forms(obs: Observation, kind: ActionKind) -> list[dict[str, Any]]:
     """The legal takes (or lay-and-pass moves), grouped by the hand cards they lay."""
     return [
         {
-            "played": _cards(played),
+            "played": mask_labels(played),
             "actions": [{"text": str(a), "melds": _melds(a.melds)} for a in actions],
         }
         for played, actions in take_forms(obs, kind)
@@ -1318,11 +1333,15 @@ class Hub:
     def _broadcast(self, live: LiveMatch, actor: Conn | None = None, ack: Any = None) -> None:
         """Send every connection its view, written in its own language."""
         cache: dict[tuple[int | None, str], dict[str, Any]] = {}
+        shared: dict[str, dict[str, Any]] = {}
         for conn in list(live.conns):
             view = cache.get((conn.seat, conn.lang))
             if view is None:
                 with speaking(conn.lang):
-                    view = cache[conn.seat, conn.lang] = live.view(conn.seat)
+                    common = shared.get(conn.lang)
+                    if common is None:
+                        common = shared[conn.lang] = live.shared_view()
+                    view = cache[conn.seat, conn.lang] = live.view(conn.seat, common)
             view = _with_invitations(live, conn, view)
             if conn is actor:
                 conn.send({**view, "ack": ack})
