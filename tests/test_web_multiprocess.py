@@ -10,13 +10,16 @@ another).  Every wait is for a message or a process, never a fixed sleep.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -544,3 +547,159 @@ def test_workers_2_serve_restart_a_killed_worker_and_stop_together(pg: TestDatab
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def _server_pid_of(client_port: int, server_port: int, pids: list[int]) -> int | None:
+    """Which of ``pids`` holds the server's end of the TCP connection from ``client_port``
+    (read from /proc: the socket's inode in /proc/net/tcp, then the process that has it)."""
+    wanted = f":{server_port:04X}", f":{client_port:04X}"
+    inode = None
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[1].endswith(wanted[0]) and fields[2].endswith(wanted[1]):
+                    inode = fields[9]
+    if inode is None:
+        return None
+    for pid in pids:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                    return pid
+    return None
+
+
+class Workers:
+    """``conquian serve --workers 2`` on a free port, with its workers' pids as it prints
+    them (a worker started again replaces the one it stands for)."""
+
+    def __init__(self, db: TestDatabase) -> None:
+        from conquian.tools.load import free_port
+
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            serve_command(db.url, self.port, "--workers", "2"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.pids: dict[int, int] = {}
+        while len(self.pids) < 2:
+            self.read_line()
+
+    def read_line(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line, "the server stopped"
+        if line.startswith("worker ") and "started (pid " in line:
+            number = int(line.split()[1])
+            self.pids[number] = int(line.rsplit("pid ", 1)[1].rstrip(")\n"))
+        return line
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def pid_of(self, client: Client) -> int | None:
+        port = client.ws.socket.getsockname()[1]
+        return _server_pid_of(port, self.port, list(self.pids.values()))
+
+
+def test_workers_2_serve_all_of_a_games_connections_from_one_worker(pg: TestDatabase) -> None:
+    """The supervisor hands both players' sockets and a spectator's to the worker the game's
+    id picks, so that one process builds every view of the game; the games are spread over
+    both workers.  Killed with SIGKILL, that worker's game goes on: its players connect
+    again (to the other worker while it is started again) and play on."""
+    RECEIVED.clear()
+    server = Workers(pg)
+    clients: list[Client] = []
+    try:
+        used: set[int] = set()
+        games = []
+        for _ in range(8):
+            made = post(f"{server.base}/api/games", {"mode": "friend", "name": "Ana"})
+            joined = post(f"{server.base}/api/games/{made['id']}/join", {"name": "Ben"})
+            players = [
+                Client(server.base, made["id"], made["token"], 0),
+                Client(server.base, made["id"], joined["token"], 1),
+            ]
+            watcher = Client(server.base, made["id"], None, None)
+            first: list[dict[str, Any]] = [c.state(0) for c in players]
+            clients += [*players, watcher]
+            pids = {server.pid_of(c) for c in (*players, watcher)}
+            assert len(pids) == 1 and None not in pids, pids
+            used |= pids
+            games.append((made["id"], [made["token"], joined["token"]], players, first))
+        assert used == set(server.pids.values())  # 8 games: both workers have some
+
+        game_id, tokens, players, views = games[0]
+        seq = 0
+        rng = random.Random(5)
+
+        def move(players: list[Client]) -> None:
+            nonlocal seq
+            p = views[0]["obs"]["to_act"]
+            players[p].act(rng.choice(views[p]["obs"]["legal_actions"]), seq)
+            seq += 1
+            views[p] = players[p].state(seq)
+            views[1 - p] = players[1 - p].state(seq)
+
+        for _ in range(4):
+            move(players)
+        victim = server.pid_of(players[0])
+        assert victim is not None
+        os.kill(victim, signal.SIGKILL)
+        while "starting it again" not in server.read_line():
+            pass
+        assert len(stored_actions(pg, game_id)) == seq
+        for p in (0, 1):
+            players[p].close()
+            players[p] = Client(server.base, game_id, tokens[p], p)
+            views[p] = players[p].state()
+            assert views[p]["seq"] == seq
+        for _ in range(4):
+            move(players)
+        assert len(stored_actions(pg, game_id)) == seq == 8
+        assert all(c.errors == [] for c in players)
+    finally:
+        for c in clients:
+            with contextlib.suppress(Exception):
+                c.close()
+        server.stop()
+    assert server.proc.returncode == 0
+    assert check_wire(pg, RECEIVED) > 0
+
+
+def test_workers_2_a_slow_or_silent_client_holds_no_one_up(pg: TestDatabase) -> None:
+    """The supervisor waits for each request's first line without holding up the others:
+    a client that has sent half a line, or nothing, does not delay another's request, and is
+    answered once its line is whole; one that leaves without a word changes nothing."""
+    server = Workers(pg)
+    try:
+        silent = socket.create_connection(("127.0.0.1", server.port))
+        half = socket.create_connection(("127.0.0.1", server.port))
+        half.sendall(b"GET /api/lob")
+        leaver = socket.create_connection(("127.0.0.1", server.port))
+        leaver.close()
+        with urllib.request.urlopen(f"{server.base}/api/lobby", timeout=30) as answer:
+            assert answer.status == 200
+        half.sendall(b"by HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        half.settimeout(30)
+        reply = b""
+        while chunk := half.recv(65536):
+            reply += chunk
+        assert reply.startswith(b"HTTP/1.1 200 ")
+        half.close()
+        silent.close()
+        made = post(f"{server.base}/api/games", {"mode": "friend", "name": "Ana"})
+        assert made["seat"] == 0
+    finally:
+        server.stop()
+    assert server.proc.returncode == 0

@@ -30,6 +30,13 @@ from conquian.tools.load import free_port, start_server
 NGINX = "/usr/sbin/nginx"
 DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
 RECEIVED: list[tuple[int | None, str]] = []
+FOLDERS: dict[str, Path] = {}
+"""Each running proxy's folder (its configuration and logs), by its base URL."""
+
+
+def nginx_folder(base: str) -> Path:
+    return FOLDERS[base]
+
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(NGINX) and not os.environ.get("CI"),
@@ -69,7 +76,8 @@ pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    access_log {folder}/access.log;
+    log_format routed '$request_uri $upstream_addr';
+    access_log {folder}/access.log routed;
 {temps}
 {body}
 }}
@@ -111,6 +119,7 @@ def proxied(pg: TestDatabase, tmp_path: Path) -> Iterator[str]:
         )
         base = f"http://127.0.0.1:{port}"
         _wait_for(port, nginx)
+        FOLDERS[base] = folder
         yield base
     finally:
         if nginx is not None:
@@ -184,6 +193,11 @@ def test_a_game_through_nginx_in_front_of_two_processes(proxied: str, pg: TestDa
             assert views[p]["ack"] == seq
     assert len(pg.actions(made["id"])) == 16
     assert check_wire(pg, RECEIVED) >= 32
+    # every request naming the game went to one process (the map and hash of deploy.md)
+    routed = (Path(nginx_folder(base)) / "access.log").read_text().splitlines()
+    game_requests = [line.split() for line in routed if f"/{made['id']}" in line]
+    assert len(game_requests) == 4  # the join, the game's info and the two websockets
+    assert len({upstream for _, upstream in game_requests}) == 1, game_requests
     # the server sees each client's own address (X-Forwarded-For), and each process allows
     # one a minute from each: five other addresses may each create a game (one address
     # would have been refused by both processes by then), while 127.0.0.2 is soon refused

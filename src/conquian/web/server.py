@@ -1,10 +1,10 @@
 """``conquian serve``: run the web server with uvicorn, in one process or several.
 
-With ``--workers N`` (N > 1) this process binds the listening socket, then forks N worker
-processes that each run the whole server on that one socket (the kernel hands each new
-connection to one of them) and supervises them: a worker that dies is started again, and
-Ctrl-C or SIGTERM stops every worker once (each finishes its connections) before this
-process exits.  Several processes need PostgreSQL, which tells each process of the others'
+With ``--workers N`` (N > 1) this process binds the listening socket, forks N worker
+processes that each run the whole server, and supervises them: it accepts each connection
+and hands it to a worker, all of a game's to the same one (:mod:`.dispatch`); a worker that
+dies is started again, and Ctrl-C or SIGTERM stops every worker once (each finishes its
+connections) before this process exits.  Several processes need PostgreSQL, which tells each process of the others'
 changes (:mod:`.notify`); SQLite serves one process.
 """
 
@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 
 from .app import MAX_MESSAGE, create_app
+from .dispatch import Dispatcher, HandedServer
 from .store import Store, default_db_url
 
 SEND_BUFFER = 128 * 1024
@@ -102,16 +103,27 @@ def serve(args: argparse.Namespace) -> int:
     # socket) rather than one the kernel may grow to megabytes for a client that does not read
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
-    def run() -> int:
-        server = uvicorn.Server(_config(app if workers == 1 else make_app(), host, args.port))
+    if workers == 1:
+        server = uvicorn.Server(_config(app, host, args.port))
         server.run(sockets=[sock])
         return 0 if server.started else 1
-
-    if workers == 1:
-        return run()
     sock.listen(2048)  # now: a connection made while the workers start waits for one of them
-    print(f"{workers} worker processes share the port.", flush=True)
-    return supervise(run, workers)
+    dispatcher = Dispatcher(sock, workers)
+
+    def run(channel: socket.socket) -> int:
+        server = HandedServer(_config(make_app(), host, args.port), channel)
+        server.run(sockets=[])
+        return 0 if server.started else 1
+
+    print(
+        f"{workers} worker processes share the port (each game's connections go to one of them).",
+        flush=True,
+    )
+    try:
+        return supervise(run, workers, dispatcher)
+    finally:
+        dispatcher.close()
+        sock.close()
 
 
 def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
@@ -131,24 +143,44 @@ def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def supervise(run: Callable[[], int], workers: int) -> int:
-    """Run ``run`` in ``workers`` forked processes until this one is told to stop; a worker
-    that dies is started again (one that fails at once stops them all).  Returns the exit
-    status: 0 once stopped by a signal, 1 if a worker failed at its start."""
+def supervise(run: Callable[[socket.socket], int], workers: int, dispatcher: Dispatcher) -> int:
+    """Run ``run`` in ``workers`` forked processes until this one is told to stop, handing
+    them the connections (``dispatcher``); a worker that dies is started again (one that
+    fails at once stops them all).  ``run`` gets the worker's end of its channel.  Returns
+    the exit status: 0 once stopped by a signal, 1 if a worker failed at its start."""
     children: dict[int, tuple[int, float]] = {}  # pid: (worker number, when it started)
     stopping = False
     failed = False
+    # signals wake the dispatcher's wait through this pipe (the handlers only set flags)
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_read, False)
+    os.set_blocking(wake_write, False)
+
+    stop_asked = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stop_asked
+        stop_asked = True  # acted on by the loop, woken by the signal's byte in the pipe
+
+    def stop_all() -> None:
         nonlocal stopping
+        if stopping:
+            return
         stopping = True
+        dispatcher.stop_accepting()
         for pid in list(children):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
 
+    def drain() -> None:
+        with contextlib.suppress(BlockingIOError):
+            while os.read(wake_read, 512):
+                pass
+
     def spawn(number: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
+        channel = dispatcher.channel_for(number - 1)
         # no stop signal between the fork and the new worker's pid being known (it would
         # never be told to stop), nor in the worker before it has its own handlers
         signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
@@ -156,34 +188,42 @@ def supervise(run: Callable[[], int], workers: int) -> int:
         if pid == 0:  # the worker
             code = 1
             try:
+                signal.set_wakeup_fd(-1)
+                os.close(wake_read)
+                os.close(wake_write)
+                dispatcher.close()  # the supervisor's sockets, the other workers' channels
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
                 os.setpgid(0, 0)  # Ctrl-C reaches the supervisor, which stops each worker once
                 _end_with_parent()
-                code = run()
+                code = run(channel)
             except BaseException:
                 traceback.print_exc()
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)
+        channel.close()
         children[pid] = (number, time.monotonic())
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         print(f"worker {number} started (pid {pid})", flush=True)
 
-    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
-    try:
-        for number in range(1, workers + 1):
-            spawn(number)
+    def reap() -> None:
+        nonlocal failed
         while children:
             try:
-                pid, status = os.wait()
+                pid, status = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
-                break
+                children.clear()
+                return
+            if pid == 0:
+                return
             if pid not in children:
                 continue
             number, began = children.pop(pid)
+            dispatcher.worker_gone(number - 1)
             if stopping:
                 continue
             code = os.waitstatus_to_exitcode(status)
@@ -191,13 +231,29 @@ def supervise(run: Callable[[], int], workers: int) -> int:
             if code > 0 and time.monotonic() - began < QUICK_FAILURE:
                 print(f"conquian serve: worker {number} {how} at its start", file=sys.stderr)
                 failed = True
-                stop(signal.SIGTERM, None)
+                stop_all()
                 continue
             print(f"conquian serve: worker {number} {how}; starting it again", file=sys.stderr)
             spawn(number)
+
+    dispatcher.register(wake_read, drain)
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    previous[signal.SIGCHLD] = signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    previous_wakeup = signal.set_wakeup_fd(wake_write)
+    try:
+        for number in range(1, workers + 1):
+            spawn(number)
+        while children:
+            dispatcher.step(1.0)
+            if stop_asked:
+                stop_all()
+            reap()
     finally:
+        signal.set_wakeup_fd(previous_wakeup)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        os.close(wake_read)
+        os.close(wake_write)
     return 1 if failed else 0
 
 
