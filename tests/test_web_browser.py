@@ -7,6 +7,7 @@ missing and the tests run as root.  No browser is downloaded from elsewhere.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,7 +25,7 @@ from web_helpers import check_wire, sqlite_database
 from conquian.bots import LEVEL_RATINGS
 from conquian.bots.simple import neighbour_count
 from conquian.cards import NUM_RANKS, iter_card_tokens
-from conquian.tools.load import start_server
+from conquian.tools.load import start_server, whole_lists
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -318,6 +319,16 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert not csp_violations(page)  # the page works under its content security policy
     # nothing the browser received held the computer's hand or the stock
     assert check_wire(sqlite_database(db), frames) >= moves
+    # the page asked for deltas: most states brought only the log's new lines, and the page
+    # put the log together as the server's messages say (each line shown once)
+    states = [m for m in (json.loads(f) for _, f in frames) if m["type"] == "state"]
+    assert sum(m["log_from"] > 0 for m in states) > len(states) // 2
+    last: dict[str, Any] | None = None
+    for m in states:
+        whole_lists(m, last)
+        last = m
+    assert last is not None
+    assert page.locator("#log li:not(.auto)").count() == len(last["log"]) > 3
     # the record downloads, and the deal replays in the browser
     with page.expect_download() as download:
         page.locator("#summary .over-buttons a[download]").first.click()

@@ -103,9 +103,27 @@ def start_server(
                 time.sleep(0.1)
 
 
-def hello(token: str | None) -> str:
-    """The first websocket message: who this client is (a seat's token; None to watch)."""
-    return json.dumps({"type": "hello", "token": token} if token else {"type": "hello"})
+def hello(token: str | None, *, deltas: bool = False) -> str:
+    """The first websocket message: who this client is (a seat's token; None to watch), and
+    whether it takes the moves of the deal as what changed (``deltas``, as the browser does:
+    see :func:`whole_lists`)."""
+    message: dict[str, Any] = {"type": "hello", "token": token} if token else {"type": "hello"}
+    if deltas:
+        message["deltas"] = True
+    return json.dumps(message)
+
+
+def whole_lists(msg: dict[str, Any], last: dict[str, Any] | None) -> None:
+    """Put back the whole log and history of a state message sent with deltas, from the last
+    state of the same connection (``last``, whole already)."""
+    log_from = msg.get("log_from", 0)
+    if log_from:
+        assert last is not None
+        msg["log"] = last["log"][:log_from] + msg["log"]
+    history_from = msg.get("history_from", 0)
+    if history_from:
+        assert last is not None
+        msg["obs"]["history"] = last["obs"]["history"][:history_from] + msg["obs"]["history"]
 
 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +203,8 @@ async def play_seat(
                 f"{ws_base}/ws/{game_id}", max_size=2**22, compression=None
             ) as ws:
                 tries = 0
-                await ws.send(hello(token))
+                await ws.send(hello(token, deltas=True))
+                last: dict[str, Any] | None = None
                 async for raw in ws:
                     msg = orjson.loads(raw)  # the client's own CPU shares the machine
                     if msg["type"] == "error":
@@ -193,6 +212,8 @@ async def play_seat(
                         continue
                     if msg["type"] != "state":
                         continue
+                    whole_lists(msg, last)
+                    last = msg
                     now = time.perf_counter()
                     if first:
                         stats.first_state_at.append(now)

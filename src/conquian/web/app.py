@@ -610,14 +610,16 @@ async def _message(
 
 
 async def _hello(hub: Hub, live: LiveMatch, conn: Conn, data: dict[str, Any]) -> LiveMatch:
-    """Seat the connection by its token (or as a spectator), take its seed for the shuffle
-    and its language (``lang``, if it names one offered), and send it the game."""
+    """Seat the connection by its token (or as a spectator), take its seed for the shuffle,
+    its language (``lang``, if it names one offered) and whether it wants the moves of the
+    deal as what changed (``deltas``: :meth:`.hub.Conn.send_state`), and send it the game."""
     token, seed, lang = data.get("token"), data.get("seed"), data.get("lang")
     if token is not None and not isinstance(token, str):
         raise UserError(_("The seat token must be text."))
     seed = None if seed is None else check_seed(seed)
     if isinstance(lang, str) and lang.strip():
         conn.lang = negotiate([lang[:40]])
+    conn.deltas = data.get("deltas") is True
     with speaking(conn.lang):
         conn.seat = await hub.seat_of(live, token) if token else None
         if conn.seat == 0 and token:  # the creator: told the invitations of the free seats

@@ -122,7 +122,8 @@ class Conn:
     The outbox is bounded: a client that does not read what it is sent while more keeps
     coming (:data:`OUTBOX_MESSAGES` messages or :data:`OUTBOX_CHARS` characters waiting)
     is marked :attr:`behind`; its outbox is dropped and the server closes the connection.
-    Every state message is the whole view, so a new connection catches up at once.
+    Every state message is the whole view (but for the moves of the deal the client already
+    has, if it asked for :attr:`deltas`), so a new connection catches up at once.
     """
 
     seat: int | None
@@ -144,6 +145,33 @@ class Conn:
     each state message to this connection only, while the seat is free)."""
     max_messages: int = OUTBOX_MESSAGES
     max_chars: int = OUTBOX_CHARS
+    deltas: bool = False
+    """The client asked (``"deltas": true`` in its hello) for the moves of the deal from where
+    its last state differs only (:meth:`send_state`)."""
+    sent_log: list[Any] | None = None
+    sent_history: list[str] | None = None
+    """The log and the history of the last state sent (with :attr:`deltas`)."""
+
+    def send_state(self, view: dict[str, Any]) -> None:
+        """Queue a state message.  With :attr:`deltas`, its ``log`` and its observation's
+        ``history`` hold only the items from ``log_from`` and ``history_from`` on: the client
+        keeps the items before those from the last state it was sent on this connection.
+        (A move adds lines to the log or changes its last one; a new deal, another language
+        or another name starts it again from 0.)"""
+        if self.deltas:
+            log, obs = view["log"], view["obs"]
+            log_from = _same_start(self.sent_log, log)
+            self.sent_log = log
+            view = {**view, "log": log[log_from:], "log_from": log_from}
+            if obs is None:
+                self.sent_history = None
+            else:
+                history = obs["history"]
+                history_from = _same_start(self.sent_history, history)
+                self.sent_history = history
+                view["obs"] = {**obs, "history": history[history_from:]}
+                view["history_from"] = history_from
+        self.send(view)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (never ``NaN`` or ``Infinity``: :func:`.security.dumps` writes them as ``null``)."""
@@ -170,6 +198,19 @@ class Conn:
         text = self.outbox.popleft()
         self.waiting -= len(text)
         return text
+
+
+def _same_start(before: list[Any] | None, now: list[Any]) -> int:
+    """How many items ``now`` starts with that are the very objects ``before`` starts with
+    (the kept log replaces an item that changed, and starts a new list for a new deal)."""
+    if before is None:
+        return 0
+    same = 0
+    for old, new in zip(before, now, strict=False):
+        if old is not new:
+            break
+        same += 1
+    return same
 
 
 _MARKED = re.compile("\ue000([0-9]+)\ue001")
@@ -1311,7 +1352,7 @@ class Hub:
                 if not live.evicted:
                     live.conns.add(conn)
                     with speaking(conn.lang):
-                        conn.send(_with_invitations(live, conn, live.view(conn.seat)))
+                        conn.send_state(_with_invitations(live, conn, live.view(conn.seat)))
                     # a client may come from a process that died before its bot moved
                     self._kick_bot(live)
                     return live
@@ -1344,9 +1385,9 @@ class Hub:
                     view = cache[conn.seat, conn.lang] = live.view(conn.seat, common)
             view = _with_invitations(live, conn, view)
             if conn is actor:
-                conn.send({**view, "ack": ack})
+                conn.send_state({**view, "ack": ack})
             else:
-                conn.send(view)
+                conn.send_state(view)
 
     async def handle(self, live: LiveMatch, conn: Conn, data: Any) -> None:
         """One message from a client.
@@ -1405,7 +1446,7 @@ class Hub:
         conn.lang = negotiate([base])
         async with live.lock:
             with speaking(conn.lang):
-                conn.send(_with_invitations(live, conn, live.view(conn.seat)))
+                conn.send_state(_with_invitations(live, conn, live.view(conn.seat)))
 
     async def greet(self, live: LiveMatch, seat: int | None, seed: str | None) -> LiveMatch:
         """A client said hello from ``seat``: its seed (or, for the first deal, the lack of

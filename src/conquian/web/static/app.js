@@ -567,6 +567,7 @@ function connect(game) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(game.id)}`);
   socket = ws;
+  let received = null; // the last state this socket brought, its lists whole
   ws.onopen = () => {
     game.retries = 0;
     game.offline = false;
@@ -574,7 +575,8 @@ function connect(game) {
     // who we are: the seat token goes in the first message, never in the URL
     // with this browser's seed for the shuffle of the deal being shuffled, and the language
     // of the words we want
-    const hello = { type: "hello", lang: language() };
+    // deltas: each state brings the moves of the deal from where the last one differs only
+    const hello = { type: "hello", lang: language(), deltas: true };
     if (game.token) {
       hello.token = game.token;
       hello.seed = newSeed();
@@ -586,6 +588,8 @@ function connect(game) {
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === "state") {
+      wholeLists(msg, received);
+      received = msg;
       const before = game.state;
       game.state = msg;
       game.pending = false;
@@ -630,6 +634,15 @@ function connect(game) {
       if (view === game) connect(game);
     }, wait);
   };
+}
+
+// A state sent with deltas holds the deal's log and the observation's history from
+// log_from and history_from on; the items before those are the last state's.
+function wholeLists(msg, last) {
+  if (msg.log_from) msg.log = last.log.slice(0, msg.log_from).concat(msg.log);
+  if (msg.obs && msg.history_from) {
+    msg.obs.history = last.obs.history.slice(0, msg.history_from).concat(msg.obs.history);
+  }
 }
 
 // The verb of an event of the observation's history ("p1 take 5d6d7d (7d:t)"), its player
