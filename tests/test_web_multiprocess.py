@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -703,3 +704,72 @@ def test_workers_2_a_slow_or_silent_client_holds_no_one_up(pg: TestDatabase) -> 
     finally:
         server.stop()
     assert server.proc.returncode == 0
+
+
+def test_workers_2_connections_wait_for_busy_workers(pg: TestDatabase) -> None:
+    """Workers take their connections when they can: 700 requests while both workers are
+    stopped (SIGSTOP) wait for them (a Unix socket holds a few hundred passed connections
+    at most) and are all answered once they go on, none dropped."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 2000 <= hard or hard == resource.RLIM_INFINITY:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (2000, hard))
+        soft = 2000
+    count = min(700, (soft - 200) // 2)  # this process's sockets and the supervisor's
+    server = Workers(pg)
+    sockets: list[socket.socket] = []
+    try:
+        for pid in server.pids.values():
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            for _ in range(count):
+                conn = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+                conn.sendall(
+                    b"GET /api/games/no-such-game HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                )
+                sockets.append(conn)
+        finally:
+            for pid in server.pids.values():
+                os.kill(pid, signal.SIGCONT)
+        for conn in sockets:
+            reply = b""
+            while chunk := conn.recv(65536):
+                reply += chunk
+            assert reply.startswith(b"HTTP/1.1 404 "), reply[:80]
+    finally:
+        for conn in sockets:
+            conn.close()
+        server.stop()
+    assert server.proc.returncode == 0
+
+
+def test_serve_raises_its_open_files_limit(tmp_path: Path) -> None:
+    """Started with a soft limit of 256 open files (a few hundred connections), the server
+    raises it to the hard limit, so that it is not the number of connections it can hold."""
+    from conquian.tools.load import free_port
+
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 256:
+        pytest.skip(f"the hard limit on open files here is {hard}: nothing to raise it to")
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+
+    port = free_port()
+    proc = subprocess.Popen(
+        serve_command(f"sqlite:///{tmp_path / 'g.sqlite3'}", port),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=low_limit,
+    )
+    try:
+        assert proc.stdout is not None
+        assert "served at" in proc.stdout.readline()
+        limits = Path(f"/proc/{proc.pid}/limits").read_text()
+        soft = next(line.split()[3] for line in limits.splitlines() if "open files" in line)
+        assert soft == ("unlimited" if hard == resource.RLIM_INFINITY else str(hard)) or (
+            hard == resource.RLIM_INFINITY and int(soft) >= 65536
+        )
+    finally:
+        proc.terminate()
+        proc.wait(15)

@@ -31,6 +31,7 @@ import selectors
 import socket
 import time
 import zlib
+from collections import deque
 from typing import Any
 
 import uvicorn
@@ -42,6 +43,8 @@ PEEK_SECONDS = 2.0
 to the next worker in turn (which then applies its own limits to a slow client)."""
 ACCEPT_PAUSE = 1.0
 """Seconds without accepting after an accept failed for want of resources (as asyncio does)."""
+MAX_QUEUED = 4096
+"""Connections that may wait for one worker to take them; beyond, the next worker's turn."""
 MAX_WAITING = 1024
 """Connections that may wait for their first line at once; beyond, one is handed on as
 soon as it is accepted."""
@@ -80,6 +83,10 @@ class Dispatcher:
         self.waiting: dict[socket.socket, float] = {}
         """Connections whose first line has not come yet, with when to stop waiting."""
         self.turn = 0
+        self.queued: list[deque[socket.socket]] = [deque() for _ in range(workers)]
+        """Each worker's connections not yet passed to it."""
+        self.writing: set[socket.socket] = set()
+        """The channels waited on for room."""
         self.paused_until: float | None = None
         """While accepting fails (no file descriptors left): when to try again."""
         listener.setblocking(False)
@@ -95,11 +102,18 @@ class Dispatcher:
         return theirs
 
     def worker_gone(self, number: int) -> None:
-        """Worker ``number`` stopped: hand it nothing until it has a new channel."""
+        """Worker ``number`` stopped: hand it nothing until it has a new channel; the
+        connections still queued for it go to the others."""
         old = self.channels[number]
         if old is not None:
+            if old in self.writing:
+                self.writing.discard(old)
+                self.selector.unregister(old)
             old.close()
             self.channels[number] = None
+        left, self.queued[number] = self.queued[number], deque()
+        for conn in left:
+            self._hand_on(conn, (number + 1) % self.workers)
 
     def stop_accepting(self) -> None:
         """No new connections (the server is stopping): those not yet handed on are closed."""
@@ -112,9 +126,10 @@ class Dispatcher:
     def close(self) -> None:
         """Close everything this holds (in the supervisor at its end, or in a new worker,
         which inherits it all)."""
-        for conn in list(self.waiting):
+        for conn in [*self.waiting, *(c for queue in self.queued for c in queue)]:
             conn.close()
         self.waiting.clear()
+        self.queued = [deque() for _ in range(self.workers)]
         for number in range(self.workers):
             self.worker_gone(number)
         self.selector.close()
@@ -179,26 +194,45 @@ class Dispatcher:
         self._hand_on(conn, None if game is None else worker_for(game, self.workers))
 
     def _hand_on(self, conn: socket.socket, number: int | None) -> None:
-        """Give ``conn`` to worker ``number`` (None: the next in turn), or to the next one
-        that can take it; closed if none can."""
+        """Give ``conn`` to worker ``number`` (None: the next in turn), or, while that one
+        is down, to the next one that is up; closed if none is."""
         if conn in self.waiting:
             del self.waiting[conn]
             self.selector.unregister(conn)
         if number is None:
             number = self.turn
             self.turn = (self.turn + 1) % self.workers
-        try:
-            for step in range(self.workers):
-                channel = self.channels[(number + step) % self.workers]
-                if channel is None:
-                    continue
-                try:
-                    socket.send_fds(channel, [b"c"], [conn.fileno()])
-                    return
-                except (BlockingIOError, InterruptedError, OSError):
-                    continue  # that worker is busy or gone: the next one
-        finally:
-            conn.close()  # the worker has its own copy now
+        for step in range(self.workers):
+            target = (number + step) % self.workers
+            if self.channels[target] is not None and len(self.queued[target]) < MAX_QUEUED:
+                self.queued[target].append(conn)
+                if len(self.queued[target]) == 1:
+                    self._send(target)
+                return
+        conn.close()
+
+    def _send(self, number: int) -> None:
+        """Pass worker ``number`` the connections queued for it, as many as its channel
+        takes now (a Unix socket holds few messages: the rest wait until it has room)."""
+        channel, queue = self.channels[number], self.queued[number]
+        if channel is None:
+            return
+        while queue:
+            try:
+                socket.send_fds(channel, [b"c"], [queue[0].fileno()])
+            except (BlockingIOError, InterruptedError):
+                if channel not in self.writing:
+                    self.writing.add(channel)
+                    self.selector.register(
+                        channel, selectors.EVENT_WRITE, lambda: self._send(number)
+                    )
+                return
+            except OSError:  # the worker is gone: the supervisor hears of it soon
+                return
+            queue.popleft().close()  # the worker has its own copy now
+        if channel in self.writing:
+            self.writing.discard(channel)
+            self.selector.unregister(channel)
 
     def _drop(self, conn: socket.socket) -> None:
         if conn in self.waiting:

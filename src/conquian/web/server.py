@@ -49,6 +49,7 @@ def serve(args: argparse.Namespace) -> int:
     """
     db = args.db or default_db_url()
     workers = getattr(args, "workers", 1) or 1
+    _allow_connections()
     try:
         parsed = make_url(db)
         shown_db = parsed.render_as_string(hide_password=True)
@@ -124,6 +125,21 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         dispatcher.close()
         sock.close()
+
+
+def _allow_connections() -> None:
+    """Let this process and its workers hold as many connections as the system lets them:
+    the soft limit on open files (often 1,024, the sockets of some 500 games) raised to the
+    hard one, as a service manager's default leaves it."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
