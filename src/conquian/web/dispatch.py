@@ -125,13 +125,15 @@ class Dispatcher:
 
     def close(self) -> None:
         """Close everything this holds (in the supervisor at its end, or in a new worker,
-        which inherits it all)."""
-        for conn in [*self.waiting, *(c for queue in self.queued for c in queue)]:
-            conn.close()
+        which inherits it all).  Nothing is unregistered first: a forked worker shares the
+        supervisor's epoll instance, and would take the sockets out of the supervisor's."""
+        queued = [c for queue in self.queued for c in queue]
+        for sock in [*self.waiting, *queued, *(c for c in self.channels if c is not None)]:
+            sock.close()
         self.waiting.clear()
         self.queued = [deque() for _ in range(self.workers)]
-        for number in range(self.workers):
-            self.worker_gone(number)
+        self.channels = [None] * self.workers
+        self.writing.clear()
         self.selector.close()
         self.listener.close()
 
