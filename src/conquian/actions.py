@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -96,8 +97,20 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """Read the canonical text of an action (case and spacing forgiven).
 
+        Remembers its answers (actions are immutable): a client reads the same legal
+        actions again at each of its turns.
+
+        >>> Action.parse("take 5c6c7c / JhJdJc") is Action.parse("take 5c6c7c / JhJdJc")
+        True
+
         :raises InvalidNotationError: naming what could not be read.
         """
+        if cls is Action:
+            return _parse_action(text)
+        return cls._read(text)
+
+    @classmethod
+    def _read(cls, text: str) -> Action:
         words = text.strip().split(None, 1)
         if not words:
             raise InvalidNotationError("Empty action text.")
@@ -143,6 +156,11 @@ class Action(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_action(text: str) -> Action:
+    return Action._read(text)
 
 
 def parse_partition(text: str) -> Partition:

@@ -159,6 +159,8 @@ def card_label(index: int, deck: DeckStyle | str = DeckStyle.FRENCH) -> str:
 
 
 _FRENCH_LABELS = tuple(card_label(i) for i in range(NUM_CARDS))
+LABEL_BITS: dict[str, int] = {label: 1 << i for i, label in enumerate(_FRENCH_LABELS)}
+"""Each card's canonical label (``As``), with its bit: for reading lists of labels at once."""
 
 
 def iter_card_tokens(text: str, deck: DeckStyle | str = DeckStyle.FRENCH) -> Iterator[int]:

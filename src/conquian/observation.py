@@ -24,7 +24,16 @@ from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
 from .actions import Action, ActionKind
-from .cards import ALL_CARDS_MASK, CARDS, Card, CardSet, format_mask, mask_labels, parse_cards_mask
+from .cards import (
+    ALL_CARDS_MASK,
+    CARDS,
+    LABEL_BITS,
+    Card,
+    CardSet,
+    format_mask,
+    mask_labels,
+    parse_cards_mask,
+)
 from .errors import ConquianError, InvalidNotationError
 from .melds import Partition, format_partition, partition_mask
 from .rules import Rules, find_rules
@@ -382,6 +391,16 @@ def _card(text: str, key: str) -> int:
 def _cards(values: Any, key: str) -> int:
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         raise InvalidNotationError(f"Observation field {key!r} must hold lists of cards.")
+    mask = 0
+    for value in values:  # the canonical labels that to_dict writes, looked up at once
+        bit = LABEL_BITS.get(value)
+        if bit is None:
+            break
+        mask |= bit
+    else:
+        if mask.bit_count() != len(values):
+            raise InvalidNotationError(f"Observation field {key!r}: a card written twice.")
+        return mask
     try:
         mask = parse_cards_mask(" ".join(values))
     except InvalidNotationError as exc:
