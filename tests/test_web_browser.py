@@ -14,13 +14,21 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
-from web_helpers import check_wire, sqlite_database
+from web_helpers import (
+    NGINX,
+    check_wire,
+    postgres_database,
+    postgres_url_or_skip,
+    routed_requests,
+    running_nginx,
+    sqlite_database,
+)
 
 from conquian.bots import LEVEL_RATINGS
 from conquian.bots.simple import neighbour_count
@@ -815,3 +823,95 @@ def test_every_language_is_shown_and_kannada_has_real_glyphs(
             )
         assert not errors and not csp_violations(page), (code, errors)
         ctx.close()
+
+
+SEQ_JS = "() => document.getElementById('app').dataset.seq ?? null"
+
+
+def test_two_browsers_through_nginx_and_two_processes_one_of_them_killed(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Two server processes on one PostgreSQL database behind nginx configured as
+    docs/deploy.md says serve a friend game to two browsers: the game's process is killed
+    (SIGKILL) between two moves, both pages connect again by themselves, through nginx, to
+    the other process, and the game is played to its end there, every move stored once."""
+    if not os.path.exists(NGINX) and not os.environ.get("CI"):
+        pytest.skip(f"{NGINX} is not installed (apt-get install nginx; .ci/run installs it)")
+    with postgres_database(postgres_url_or_skip()) as pg:
+        servers = [
+            start_server(pg.url, log=tmp_path / f"server-{n}.log", args=["--rate-limit", "off"])
+            for n in ("a", "b")
+        ]
+        ports = [int(base.rsplit(":", 1)[1]) for _, base in servers]
+        contexts = []
+        try:
+            folder = tmp_path / "nginx"
+            with running_nginx(folder, ports) as proxy:
+                ana_ctx = browser.new_context(**STILL)
+                ben_ctx = browser.new_context(**STILL)
+                contexts = [ana_ctx, ben_ctx]
+                ana, ben = ana_ctx.new_page(), ben_ctx.new_page()
+                frames: list[tuple[int | None, str]] = []
+                listen(ana, 0, frames)
+                listen(ben, 1, frames)
+                ana.goto(proxy + "/")
+                ana.fill("#name", "Ana")
+                ana.click("#play-friend")
+                invite = ana.locator("#invite-1")
+                expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+                link = invite.input_value()
+                game_id = link.split("#/join/")[1].split("/")[0]
+                ben.goto(link)
+                ben.fill("#name", "Ben")
+                ben.click("#join-btn")
+                expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+
+                def play_until(done: Callable[[], bool]) -> int:
+                    moves = 0
+                    deadline = time.monotonic() + 170
+                    while not done():
+                        assert time.monotonic() < deadline, "the game did not go on"
+                        moved = False
+                        for page in (ana, ben):
+                            if not done() and move(page, use_keys=False):
+                                moved = True
+                                moves += 1
+                        if not moved:
+                            wait_for_news([ana, ben])
+                    return moves
+
+                before = play_until(lambda: int(ana.evaluate(SEQ_JS) or 0) >= 6)
+                # between two moves: both pages have the last one, no move is on its way
+                seq = ana.evaluate(SEQ_JS)
+                ben.wait_for_function(f"() => {SEQ_JS}() === {json.dumps(seq)}", timeout=WAIT_MS)
+                # the game's process: the one nginx sent Ben's join to (its websockets are
+                # logged only once closed), as every request naming the game
+                used = {u for path, u in routed_requests(folder) if f"/{game_id}" in path}
+                assert len(used) == 1, used
+                port = int(used.pop().rsplit(":", 1)[1])
+                killed = servers[ports.index(port)][0]
+                with (
+                    ana.expect_websocket(timeout=WAIT_MS) as ana_again,
+                    ben.expect_websocket(timeout=WAIT_MS) as ben_again,
+                ):
+                    killed.kill()
+                    killed.wait(10)
+                assert "token" not in ana_again.value.url + ben_again.value.url
+                for page in (ana, ben):  # each page has its new socket's state drawn
+                    page.wait_for_function(
+                        "() => !document.querySelector('.banner.error')", timeout=WAIT_MS
+                    )
+                after = play_until(lambda: game_over(ana) and game_over(ben))
+                # (the process that is left played the rest: the other one is dead)
+                assert after > 0
+                assert len(pg.actions(game_id)) >= before + after
+                assert check_wire(pg, frames) >= before + after
+                for page in (ana, ben):
+                    assert not csp_violations(page)
+        finally:
+            for ctx in contexts:
+                ctx.close()
+            for proc, _ in servers:
+                if proc.poll() is None:
+                    proc.terminate()
+                    proc.wait(15)

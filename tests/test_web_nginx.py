@@ -3,8 +3,9 @@
 The configuration is the one of docs/deploy.md (its TLS lines removed, on a free loopback
 port, its upstream the two test servers), run as the current user with every path inside
 a temporary folder.  A friend game is made, joined and played through it over HTTP and
-websockets (each connection may reach either process), and the server sees each client's
-own address through the proxy's headers: its rate limit counts them apart.
+websockets (every request naming the game reaching the same process), and the server sees
+each client's own address through the proxy's headers: its rate limit counts them apart.
+(tests/test_web_browser.py plays a game between two browsers through it.)
 """
 
 from __future__ import annotations
@@ -12,76 +13,35 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import pwd
 import random
-import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestDatabase, check_wire, hello, postgres_database, postgres_url_or_skip
+from web_helpers import (
+    NGINX,
+    TestDatabase,
+    check_wire,
+    hello,
+    postgres_database,
+    postgres_url_or_skip,
+    routed_requests,
+    running_nginx,
+)
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from conquian.tools.load import free_port, start_server
+from conquian.tools.load import start_server
 
-NGINX = "/usr/sbin/nginx"
-DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
 RECEIVED: list[tuple[int | None, str]] = []
 FOLDERS: dict[str, Path] = {}
 """Each running proxy's folder (its configuration and logs), by its base URL."""
-
-
-def nginx_folder(base: str) -> Path:
-    return FOLDERS[base]
-
 
 pytestmark = pytest.mark.skipif(
     not os.path.exists(NGINX) and not os.environ.get("CI"),
     reason=f"{NGINX} is not installed (apt-get install nginx; .ci/run installs it)",
 )
-
-
-def documented_config() -> str:
-    """The first nginx block of docs/deploy.md."""
-    found = re.search(r"```nginx\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert found, "docs/deploy.md has no nginx configuration"
-    return found[1]
-
-
-def nginx_conf(folder: Path, port: int, upstreams: list[int]) -> str:
-    """A whole nginx.conf: the documented server, without TLS, on ``port``, in front of
-    ``upstreams``; every file nginx writes inside ``folder``."""
-    body = documented_config()
-    body = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port};", body)
-    body = re.sub(r"\n\s*ssl_\w+ [^\n]*;", "", body)
-    documented = re.findall(r"server 127\.0\.0\.1:\d+", body)
-    assert len(documented) == len(upstreams) == 2
-    for old, new in zip(documented, upstreams, strict=True):
-        body = body.replace(old, f"server 127.0.0.1:{new}", 1)
-    assert "ssl" not in body
-    temp = {
-        name: folder / "temp" / name
-        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    }
-    for path in temp.values():
-        path.mkdir(parents=True)
-    user = f"user {pwd.getpwuid(os.getuid()).pw_name};" if os.getuid() == 0 else ""
-    temps = "\n".join(f"    {name}_temp_path {path};" for name, path in temp.items())
-    return f"""{user}
-worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    log_format routed '$request_uri $upstream_addr';
-    access_log {folder}/access.log routed;
-{temps}
-{body}
-}}
-"""
 
 
 @pytest.fixture
@@ -94,7 +54,6 @@ def pg() -> Iterator[TestDatabase]:
 def proxied(pg: TestDatabase, tmp_path: Path) -> Iterator[str]:
     """nginx in front of two server processes on one database; yields its base URL."""
     servers = []
-    nginx = None
     try:
         for name in ("a", "b"):
             servers.append(
@@ -102,48 +61,15 @@ def proxied(pg: TestDatabase, tmp_path: Path) -> Iterator[str]:
                     pg.url, log=tmp_path / f"server-{name}.log", args=["--rate-limit", "1/minute"]
                 )
             )
-        port = free_port()
         folder = tmp_path / "nginx"
-        folder.mkdir()
         ports = [int(base.rsplit(":", 1)[1]) for _, base in servers]
-        (folder / "nginx.conf").write_text(nginx_conf(folder, port, ports))
-        test = subprocess.run(
-            [NGINX, "-t", "-p", str(folder), "-c", str(folder / "nginx.conf")],
-            capture_output=True,
-            text=True,
-        )
-        assert test.returncode == 0, test.stderr
-        nginx = subprocess.Popen(
-            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
-            stderr=subprocess.PIPE,
-        )
-        base = f"http://127.0.0.1:{port}"
-        _wait_for(port, nginx)
-        FOLDERS[base] = folder
-        yield base
+        with running_nginx(folder, ports) as base:
+            FOLDERS[base] = folder
+            yield base
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(15)
         for proc, _ in servers:
             proc.terminate()
             proc.wait(15)
-
-
-def _wait_for(port: int, nginx: subprocess.Popen[bytes]) -> None:
-    """Until nginx accepts connections (it writes its pid file once listening)."""
-    import socket
-    import time
-
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            assert nginx.poll() is None, "nginx stopped"
-            assert time.monotonic() < deadline, "nginx did not start"
-            time.sleep(0.05)
 
 
 def request(
@@ -194,8 +120,7 @@ def test_a_game_through_nginx_in_front_of_two_processes(proxied: str, pg: TestDa
     assert len(pg.actions(made["id"])) == 16
     assert check_wire(pg, RECEIVED) >= 32
     # every request naming the game went to one process (the map and hash of deploy.md)
-    routed = (Path(nginx_folder(base)) / "access.log").read_text().splitlines()
-    game_requests = [line.split() for line in routed if f"/{made['id']}" in line]
+    game_requests = [r for r in routed_requests(FOLDERS[base]) if f"/{made['id']}" in r[0]]
     assert len(game_requests) == 4  # the join, the game's info and the two websockets
     assert len({upstream for _, upstream in game_requests}) == 1, game_requests
     # the server sees each client's own address (X-Forwarded-For), and each process allows

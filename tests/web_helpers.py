@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
+import socket
 import sqlite3
+import subprocess
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -250,3 +254,83 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
     finally:
         store.close()
     return checked
+
+
+NGINX = "/usr/sbin/nginx"
+DEPLOY_DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
+
+
+def documented_nginx_config() -> str:
+    """The first nginx block of docs/deploy.md."""
+    found = re.search(r"```nginx\n(.*?)```", DEPLOY_DOC.read_text(encoding="utf-8"), re.S)
+    assert found, "docs/deploy.md has no nginx configuration"
+    return found[1]
+
+
+def nginx_conf(folder: Path, port: int, upstreams: list[int]) -> str:
+    """A whole nginx.conf: the documented server, without TLS, on ``port``, in front of
+    ``upstreams``; every file nginx writes inside ``folder``, and each request's path and
+    the upstream that answered it in ``access.log``."""
+    body = documented_nginx_config()
+    body = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port};", body)
+    body = re.sub(r"\n\s*ssl_\w+ [^\n]*;", "", body)
+    documented = re.findall(r"server 127\.0\.0\.1:\d+", body)
+    assert len(documented) == len(upstreams) == 2
+    for old, new in zip(documented, upstreams, strict=True):
+        body = body.replace(old, f"server 127.0.0.1:{new}", 1)
+    assert "ssl" not in body
+    temp = {
+        name: folder / "temp" / name
+        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    }
+    for path in temp.values():
+        path.mkdir(parents=True)
+    user = f"user {pwd.getpwuid(os.getuid()).pw_name};" if os.getuid() == 0 else ""
+    temps = "\n".join(f"    {name}_temp_path {path};" for name, path in temp.items())
+    return f"""{user}
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    log_format routed '$request_uri $upstream_addr';
+    access_log {folder}/access.log routed;
+{temps}
+{body}
+}}
+"""
+
+
+@contextmanager
+def running_nginx(folder: Path, upstreams: list[int]) -> Iterator[str]:
+    """Debian's nginx with the configuration of docs/deploy.md in front of the servers on
+    the ports ``upstreams``, its files in ``folder`` (made here); yields its base URL."""
+    from conquian.tools.load import free_port
+
+    port = free_port()
+    folder.mkdir()
+    (folder / "nginx.conf").write_text(nginx_conf(folder, port, upstreams))
+    command = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")]
+    test = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert test.returncode == 0, test.stderr
+    nginx = subprocess.Popen([*command, "-g", "daemon off;"], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 20
+        while True:  # until nginx accepts connections
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert nginx.poll() is None, "nginx stopped"
+                assert time.monotonic() < deadline, "nginx did not start"
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        nginx.terminate()
+        nginx.wait(15)
+
+
+def routed_requests(folder: Path) -> list[tuple[str, str]]:
+    """The requests nginx (of :func:`running_nginx`) has logged: (path, upstream)."""
+    lines = (folder / "access.log").read_text().splitlines()
+    return [(path, upstream) for path, upstream in (line.split(" ", 1) for line in lines)]
