@@ -915,3 +915,39 @@ def test_two_browsers_through_nginx_and_two_processes_one_of_them_killed(
                 if proc.poll() is None:
                     proc.terminate()
                     proc.wait(15)
+
+
+FREE_BUTTONS_JS = "() => document.querySelectorAll('#actions button:not([disabled])').length"
+
+
+def test_the_moves_wait_while_the_page_reconnects(browser: Browser, tmp_path: Path) -> None:
+    """While its connection is lost the page says so and offers no move (a move pressed then
+    could not be sent); once the server is back (on the same port and database) the page
+    connects again by itself, and the player moves as before."""
+    db = tmp_path / "games.sqlite3"
+    proc, base = start_server(f"sqlite:///{db}", bot_delay=0.0)
+    port = int(base.rsplit(":", 1)[1])
+    page = browser.new_page(**STILL)
+    try:
+        page.add_init_script(ASK_ME)
+        page.goto(base + "/")
+        page.fill("#name", "Ana")
+        page.check("input[name=level][value=easy]")
+        page.click("#play-bot")
+        expect(page.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
+        page.wait_for_function(f"() => ({FREE_BUTTONS_JS})() > 0", timeout=WAIT_MS)
+        seq = page.evaluate(SEQ_JS)
+        proc.kill()
+        proc.wait(10)
+        expect(page.locator(".banner.error")).to_contain_text("reconnecting", timeout=WAIT_MS)
+        assert page.evaluate(FREE_BUTTONS_JS) == 0
+        assert page.locator("#actions button").count() > 0  # shown, but not to be pressed
+        proc, _ = start_server(f"sqlite:///{db}", port=port, bot_delay=0.0)
+        expect(page.locator(".banner.error")).to_have_count(0, timeout=WAIT_MS)
+        page.wait_for_function(f"() => ({FREE_BUTTONS_JS})() > 0", timeout=WAIT_MS)
+        assert page.evaluate(SEQ_JS) == seq  # the same position, nothing lost
+        assert move(page, use_keys=False)
+    finally:
+        page.close()
+        proc.terminate()
+        proc.wait(10)

@@ -773,7 +773,7 @@ function phaseButtons(game) {
   const legal = s.obs.legal_actions;
   const kinds = new Set(legal.map((a) => a.split(" ")[0]));
   const buttons = [];
-  const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending ? "disabled" : ""}>${esc(label)} <kbd>${key}</kbd></button>`);
+  const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending || game.offline ? "disabled" : ""}>${esc(label)} <kbd>${key}</kbd></button>`);
   // Translators: the buttons of a move, each with its key (the same in every language).
   const outs = s.takes.filter((f) => goesOut(s, f)).length;
   const take = !outs
