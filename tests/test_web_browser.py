@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect, sync_playwright
 from web_helpers import (
-    NGINX,
     check_wire,
+    nginx_or_skip,
     postgres_database,
     postgres_url_or_skip,
     routed_requests,
@@ -835,8 +835,7 @@ def test_two_browsers_through_nginx_and_two_processes_one_of_them_killed(
     docs/deploy.md says serve a friend game to two browsers: the game's process is killed
     (SIGKILL) between two moves, both pages connect again by themselves, through nginx, to
     the other process, and the game is played to its end there, every move stored once."""
-    if not os.path.exists(NGINX) and not os.environ.get("CI"):
-        pytest.skip(f"{NGINX} is not installed (apt-get install nginx; .ci/run installs it)")
+    nginx_or_skip()
     with postgres_database(postgres_url_or_skip()) as pg:
         servers = [
             start_server(pg.url, log=tmp_path / f"server-{n}.log", args=["--rate-limit", "off"])

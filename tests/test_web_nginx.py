@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,10 +19,10 @@ from typing import Any
 
 import pytest
 from web_helpers import (
-    NGINX,
     TestDatabase,
     check_wire,
     hello,
+    nginx_or_skip,
     postgres_database,
     postgres_url_or_skip,
     routed_requests,
@@ -38,14 +37,10 @@ RECEIVED: list[tuple[int | None, str]] = []
 FOLDERS: dict[str, Path] = {}
 """Each running proxy's folder (its configuration and logs), by its base URL."""
 
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(NGINX) and not os.environ.get("CI"),
-    reason=f"{NGINX} is not installed (apt-get install nginx; .ci/run installs it)",
-)
-
 
 @pytest.fixture
 def pg() -> Iterator[TestDatabase]:
+    nginx_or_skip()
     with postgres_database(postgres_url_or_skip()) as db:
         yield db
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy.engine import make_url
 
@@ -209,20 +209,25 @@ def postgres_database(base_url: str) -> Iterator[TestDatabase]:
             conn.execute(f"drop schema {schema} cascade")
 
 
-def postgres_url_or_skip() -> str:
-    """The test PostgreSQL server's URL; the test is skipped, saying why, if none is set.
-
-    Under CI (``CI`` set) a missing URL fails the test instead: CI must test PostgreSQL.
-    """
+def skip_unless_ci(why: str) -> NoReturn:
+    """Skip the test for want of a component, saying ``why``; under CI (``CI`` set, or
+    ``CONQUIAN_CI``, which .ci/run sets) fail it instead: CI installs every component."""
     import pytest
 
+    if os.environ.get("CI") or os.environ.get("CONQUIAN_CI"):
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+def postgres_url_or_skip() -> str:
+    """The test PostgreSQL server's URL; the test is skipped, saying why, if none is set
+    (failed under CI: :func:`skip_unless_ci`)."""
     url = os.environ.get(POSTGRES_ENV, "")
     if url:
         return url
-    why = f"{POSTGRES_ENV} is not set, so nothing runs against PostgreSQL (.ci/run sets it)"
-    if os.environ.get("CI"):
-        pytest.fail(why)
-    pytest.skip(why)
+    skip_unless_ci(
+        f"{POSTGRES_ENV} is not set, so nothing runs against PostgreSQL (.ci/run sets it)"
+    )
 
 
 def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> int:
@@ -258,6 +263,12 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
 
 NGINX = "/usr/sbin/nginx"
 DEPLOY_DOC = Path(__file__).resolve().parent.parent / "docs" / "deploy.md"
+
+
+def nginx_or_skip() -> None:
+    """Skip the test if Debian's nginx is not installed (failed under CI: :func:`skip_unless_ci`)."""
+    if not os.path.exists(NGINX):
+        skip_unless_ci(f"{NGINX} is not installed (apt-get install nginx; .ci/run installs it)")
 
 
 def documented_nginx_config() -> str:

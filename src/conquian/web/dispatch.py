@@ -198,9 +198,7 @@ class Dispatcher:
     def _hand_on(self, conn: socket.socket, number: int | None) -> None:
         """Give ``conn`` to worker ``number`` (None: the next in turn), or, while that one
         is down, to the next one that is up; closed if none is."""
-        if conn in self.waiting:
-            del self.waiting[conn]
-            self.selector.unregister(conn)
+        self._stop_waiting(conn)
         if number is None:
             number = self.turn
             self.turn = (self.turn + 1) % self.workers
@@ -237,10 +235,13 @@ class Dispatcher:
             self.selector.unregister(channel)
 
     def _drop(self, conn: socket.socket) -> None:
-        if conn in self.waiting:
-            del self.waiting[conn]
-            self.selector.unregister(conn)
+        self._stop_waiting(conn)
         conn.close()
+
+    def _stop_waiting(self, conn: socket.socket) -> None:
+        """No more waiting for ``conn``'s first line (if it was waited for)."""
+        if self.waiting.pop(conn, None) is not None:
+            self.selector.unregister(conn)
 
 
 class HandedServer(uvicorn.Server):
