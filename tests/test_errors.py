@@ -28,12 +28,18 @@ from conquian import (
     parse_position,
 )
 from conquian.cards import parse_cards_mask
-from conquian.present.errors import illegal_action_words
+from conquian.present.errors import illegal_action_words as illegal_action_line
+from conquian.present.spans import plain
 from conquian.present.words import Names
 
 NAMES = ("Ana", "Ben")
 HAND = "5h5d6c7cQsAd2dKsJh3s"
 """Ten cards; with 5c offered the legal takes are 5h5d5c and 5c6c7c."""
+
+
+def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
+    """The error's words as text (a line's spans joined)."""
+    return plain(illegal_action_line(exc, names))
 
 
 def setup(

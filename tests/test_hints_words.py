@@ -16,9 +16,9 @@ from conquian.game import Game
 from conquian.melds import partition_mask
 from conquian.notation import parse_position
 from conquian.observation import Observation, observe
-from conquian.present.hints import reason_words
+from conquian.present.hints import reason_words as reason_line
 from conquian.present.i18n import LANGUAGES, speaking
-from conquian.present.spans import CardLook
+from conquian.present.spans import CardLook, plain
 from conquian.present.words import command
 from conquian.reasons import Reason
 
@@ -26,6 +26,11 @@ LOOK = CardLook(symbols=True)
 
 # Player 0 holds 5h 6h and is offered the 7h: taking it makes 5h 6h 7h.
 OBVIOUS_TAKE = "standard offer 0 1 5h6hKsQdJc2c3d4s7dAc * - - 7h:d - * 1"
+
+
+def reason_words(reason: Reason | None, look: CardLook) -> str:
+    """The reason's words as text (a line's spans joined)."""
+    return plain(reason_line(reason, look))
 
 
 def hint(position: str, seed: int = 1) -> tuple[Action, Reason, Observation]:

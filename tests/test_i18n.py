@@ -11,7 +11,7 @@ from conquian.errors import IllegalActionError
 from conquian.game import Game
 from conquian.notation import parse_action, parse_position
 from conquian.present import terminal
-from conquian.present.errors import illegal_action_words
+from conquian.present.errors import illegal_action_words as illegal_action_line
 from conquian.present.i18n import (
     GAME_WORDS,
     LANGUAGES,
@@ -41,6 +41,11 @@ from conquian.state import Phase
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import catalogues  # noqa: E402
+
+
+def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
+    """The error's words as text (a line's spans joined)."""
+    return plain(illegal_action_line(exc, names))
 
 
 def test_the_catalogues_are_up_to_date_complete_and_consistent() -> None:

@@ -36,7 +36,7 @@ from conquian.melds import meld_table, partition_mask
 from conquian.observation import Observation, observe
 from conquian.present import review as words
 from conquian.present.i18n import speaking
-from conquian.present.spans import CardLook, plain
+from conquian.present.spans import CardLook, Span, plain
 from conquian.records import GameRecord, MatchRecord, parse_action_line
 from conquian.seats import Seat, Table
 from conquian.state import Phase
@@ -381,7 +381,7 @@ def test_words_in_every_language_fall_back_to_english() -> None:
     look_move = words.move_words(Action.parse("decline"), (), 21, CardLook(symbols=True))
     for code in ("en", "es", "ru"):
         with speaking(code):
-            line = plain(words.decision_line(7, look_move, 0.25, "take", 0.75, "blunder"))
+            line = plain(words.decision_line(7, look_move, 0.25, [Span("take")], 0.75, "blunder"))
             assert "25" in line and "75" in line
             summary = [plain(s) for s in words.summary_lines(3, 1, 1, 0, 1, 0.8)]
             assert any("80" in s for s in summary)

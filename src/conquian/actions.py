@@ -56,6 +56,8 @@ _WORDS = {
     ActionKind.EXCHANGE: "exchange",
 }
 _KINDS = {word: kind for kind, word in _WORDS.items()}
+KIND_WORDS: dict[ActionKind, str] = dict(_WORDS)
+"""The engine's word for each kind of action, as its text starts (``take``, ``noforce``)."""
 _CARD_KINDS = (ActionKind.DISCARD, ActionKind.EXCHANGE)
 """Actions that name one card."""
 

@@ -31,7 +31,7 @@ from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
 from ..present.review import review_lines
 from ..present.rules_text import describe
-from ..present.spans import DIM, Line, Span, melds_spans
+from ..present.spans import DIM, Line, Span, melds_spans, plain
 from ..present.terminal import (
     BOT_NAME,
     PERSON_NAME,
@@ -538,7 +538,7 @@ class Session:
             else:
                 self.screen.error(not_understood(text))
         except IllegalActionError as exc:
-            self.screen.error(illegal_action_words(exc, self._names(p)))
+            self.screen.error(plain(illegal_action_words(exc, self._names(p), self.look)))
         self._show_options(obs)
         return None
 
@@ -602,7 +602,9 @@ class Session:
         with self.screen.thinking(hint_thinking(self.look)):
             action = bot.act(obs)
         self.screen.say(
-            *hint_lines(describe_action(action, obs, self.look), reason_words(bot.why, self.look))
+            *hint_lines(
+                describe_action(action, obs, self.look), plain(reason_words(bot.why, self.look))
+            )
         )
 
     def _ask_yes(self, prompt: str, review: bool = False) -> bool:

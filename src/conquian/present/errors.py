@@ -7,6 +7,7 @@ use (each sentence is one message of :data:`~.i18n.GAME_WORDS`; the actions quot
 the cards and the rule values stay as they are typed).
 
 >>> from conquian.notation import parse_action, parse_position
+>>> from conquian.present.spans import plain
 >>> state = parse_position("standard discard 0 1 * * - - - - * 1")
 >>> try:
 ...     parse_action(state, "discard Kh")
@@ -14,33 +15,61 @@ the cards and the rule values stay as they are typed).
 ...     error = exc
 >>> str(error)
 "Cannot discard Kh: it is not in player 0's hand."
->>> illegal_action_words(error, Names(("Ana", "Ben"), me=0))
+>>> plain(illegal_action_words(error, Names(("Ana", "Ben"), me=0)))
 'Cannot discard Kh: it is not in your hand.'
->>> illegal_action_words(error, Names(("Ana", "Ben"), me=1))
-"Cannot discard Kh: it is not in Ana's hand."
+>>> line = illegal_action_words(error, Names(("Ana", "Ben"), me=1), CardLook(symbols=True))
+>>> plain(line), [span.card for span in line if span.card is not None]
+("Cannot discard K♥: it is not in Ana's hand.", [19])
+
+Every card the words name is a card span (:class:`~.spans.Span` with its card), written as
+``look`` shows cards; an action quoted as the engine read it writes its cards as they are
+typed (``look``'s labels).
 """
 
 from __future__ import annotations
 
 from ..actions import Action, ActionKind
-from ..cards import CARDS, format_mask
+from ..cards import CARDS
 from ..errors import IllegalActionError, IllegalReason
-from .i18n import GAME_WORDS, Part
-from .spans import plain
-from .words import Names
+from .i18n import GAME_WORDS, Part, fill
+from .spans import CardLook, Line, Span, card_span, cards_spans
+from .words import Names, action_spans
 
 __all__ = ["illegal_action_words", "no_matching_lay"]
+
+FRENCH = CardLook()
+"""The look of cards when none is given: the French deck's labels."""
 
 _ = GAME_WORDS.gettext
 ngettext = GAME_WORDS.ngettext
 
 
-def _say(names: Names, p: int, mine: str, theirs: str, **parts: Part) -> str:
+def _say(names: Names, p: int, mine: str, theirs: str, **parts: Part) -> Line:
     """``mine`` if player ``p`` is the viewer, else ``theirs`` with ``{player}`` his name."""
-    return plain(names.said(p, mine, theirs, "", **parts))
+    return names.said(p, mine, theirs, "", **parts)
 
 
-def _not_possible(names: Names, p: int, phase: str | None, action: str) -> str | None:
+def _quoted(exc: IllegalActionError, look: CardLook) -> Line:
+    """The action as the engine read it, in quotes (``'take 5h5d'``), its cards as card
+    spans where the action is known."""
+    action = exc.action
+    if isinstance(action, Action) and action_text_is(action, exc.text):
+        return [Span("'"), *action_spans(action, look), Span("'")]
+    return [Span(repr(exc.text))]
+
+
+def action_text_is(action: Action, text: str) -> bool:
+    """Whether ``text`` is the engine's text of ``action`` (an action naming no real card has
+    none)."""
+    cards = [action.card] if action.kind in (ActionKind.DISCARD, ActionKind.EXCHANGE) else []
+    if not all(0 <= card < len(CARDS) for card in cards):
+        return False
+    if any(meld >> len(CARDS) or meld <= 0 for meld in action.melds):
+        return False
+    return str(action) == text
+
+
+def _not_possible(names: Names, p: int, phase: str | None, action: Line) -> Line | None:
     """What player ``p`` must do instead, by phase (for ``NOT_POSSIBLE_NOW``)."""
     if phase == "offer":
         return _say(
@@ -102,82 +131,93 @@ def _not_possible(names: Names, p: int, phase: str | None, action: str) -> str |
     return None
 
 
-def no_matching_lay(take: bool, cards: str) -> str:
+def no_matching_lay(take: bool, cards: Part) -> Line:
     """No legal take (``take``; else no way to lay cards and pass) lays exactly ``cards``,
-    the hand cards as written (empty: none)."""
+    the hand cards (empty: none)."""
     if not cards and take:
-        return _("No legal take lays exactly no hand cards.")
+        return fill(_("No legal take lays exactly no hand cards."))
     if not cards:
         # Translators: a "pass" here lays cards before passing the card you turned.
-        return _("No legal pass lays exactly no hand cards.")
+        return fill(_("No legal pass lays exactly no hand cards."))
     if take:
-        return _("No legal take lays exactly {cards}.").format(cards=cards)
+        return fill(_("No legal take lays exactly {cards}."), cards=cards)
     # Translators: a "pass" here lays cards before passing the card you turned.
-    return _("No legal pass lays exactly {cards}.").format(cards=cards)
+    return fill(_("No legal pass lays exactly {cards}."), cards=cards)
 
 
-def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
-    """The reason ``exc`` gives, worded for ``names.me`` ("you") with the other player by name.
+def illegal_action_words(exc: IllegalActionError, names: Names, look: CardLook = FRENCH) -> Line:
+    """The reason ``exc`` gives, worded for ``names.me`` ("you") with the other player by name,
+    its cards as ``look`` shows them.
 
     An error without a reason code (raised with a message only) keeps its message.
     """
     reason, p, text = exc.reason, exc.player, exc.text
-    card = CARDS[exc.card] if exc.card is not None and 0 <= exc.card < len(CARDS) else None
-    cards = format_mask(exc.cards)
+    card: Part = (
+        card_span(look, exc.card) if exc.card is not None and 0 <= exc.card < len(CARDS) else "None"
+    )
+    cards = cards_spans(look, exc.cards)
+    run = cards_spans(look, exc.cards, "")
     count = exc.cards.bit_count()
-    action = repr(text)
+    action = _quoted(exc, look)
     exchange = isinstance(exc.action, Action) and exc.action.kind is ActionKind.EXCHANGE
     if reason is IllegalReason.NOT_REAL_CARDS:
-        return _("{action} does not name real cards.").format(action=text)
+        return fill(_("{action} does not name real cards."), action=text)
     if reason is IllegalReason.GAME_OVER:
         # Translators: {action} is the action as typed, in quotes (e.g. 'take 5h5d').
-        return _("The deal is over; {action} cannot be played.").format(action=action)
+        return fill(_("The deal is over; {action} cannot be played."), action=action)
     if reason is IllegalReason.LAYING_NOT_ALLOWED:
-        return _("Laying cards down without taking is not allowed under these rules.")
+        return fill(_("Laying cards down without taking is not allowed under these rules."))
     if reason is IllegalReason.NOT_A_LEGAL_LAY:
         # Translators: "passing": declining the stock card you turned.
-        return _("{action} is not a legal way to lay cards before passing.").format(action=action)
+        return fill(_("{action} is not a legal way to lay cards before passing."), action=action)
     if reason is IllegalReason.FORCED_ADD_ONLY:
-        # Translators: "forced_take minimal" is the rule as typed (code): keep it.
-        return _("A forced player may only add the forced card to his table (forced_take minimal).")
-    if reason is IllegalReason.NOT_LEGAL:
-        return _("{action} is not legal here.").format(action=action)
-    if reason is IllegalReason.CARDS_IN_TWO_MELDS:
-        # Translators: the English says "is" for one card or more.
-        return ngettext(
-            "{cards} is used in two melds.", "{cards} is used in two melds.", count
-        ).format(cards=cards)
-    if reason is IllegalReason.RUN_TOO_LONG:
-        return _("{cards} is a run longer than {most}.").format(
-            cards=format_mask(exc.cards, ""), most=exc.max_seq_len
+        return fill(
+            # Translators: "forced_take minimal" is the rule as typed (code): keep it.
+            _("A forced player may only add the forced card to his table (forced_take minimal).")
         )
+    if reason is IllegalReason.NOT_LEGAL:
+        return fill(_("{action} is not legal here."), action=action)
+    if reason is IllegalReason.CARDS_IN_TWO_MELDS:
+        return fill(
+            # Translators: the English says "is" for one card or more.
+            ngettext("{cards} is used in two melds.", "{cards} is used in two melds.", count),
+            cards=cards,
+        )
+    if reason is IllegalReason.RUN_TOO_LONG:
+        return fill(_("{cards} is a run longer than {most}."), cards=run, most=str(exc.max_seq_len))
     if reason is IllegalReason.NOT_A_MELD:
-        return _("{cards} is not a set or run.").format(cards=format_mask(exc.cards, ""))
+        return fill(_("{cards} is not a set or run."), cards=run)
     if reason is IllegalReason.CENTRE_NOT_MELDED:
-        return _("The centre card {card} must be melded when taking it.").format(card=card)
+        return fill(_("The centre card {card} must be melded when taking it."), card=card)
     if reason is IllegalReason.TABLE_CARDS_MISSING:
-        return ngettext(
-            "Table cards cannot leave the table: {cards} is missing.",
-            "Table cards cannot leave the table: {cards} are missing.",
-            count,
-        ).format(cards=cards)
+        return fill(
+            ngettext(
+                "Table cards cannot leave the table: {cards} is missing.",
+                "Table cards cannot leave the table: {cards} are missing.",
+                count,
+            ),
+            cards=cards,
+        )
     if reason is IllegalReason.NO_MATCHING_LAY and text in ("take", "pass"):
         return no_matching_lay(text == "take", cards)
+    said = [Span(str(exc))]
     if p is None or not 0 <= p < len(names.names):
-        return str(exc)
+        return said
     if reason is IllegalReason.NOT_YOUR_TURN:
         other = exc.to_act if exc.to_act is not None else 1 - p
         if not 0 <= other < len(names.names):
-            return str(exc)
+            return said
         if p == names.me and other != names.me:
-            return _("It is not your turn: {other} is to act.").format(other=names.names[other])
+            return fill(_("It is not your turn: {other} is to act."), other=names.names[other])
         if other == names.me and p != names.me:
-            return _("It is not {player}'s turn: you are to act.").format(player=names.names[p])
+            return fill(_("It is not {player}'s turn: you are to act."), player=names.names[p])
         if p != names.me:
-            return _("It is not {player}'s turn: {other} is to act.").format(
-                player=names.names[p], other=names.names[other]
+            return fill(
+                _("It is not {player}'s turn: {other} is to act."),
+                player=names.names[p],
+                other=names.names[other],
             )
-        return str(exc)
+        return said
     if reason is IllegalReason.NOT_POSSIBLE_NOW:
         words = _not_possible(names, p, exc.phase, action)
         if words is not None:
@@ -189,7 +229,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
             # Translators: "pass on": the card chosen for the exchange (el cambio).
             _("Cannot pass on {card}: it is not in your hand."),
             _("Cannot pass on {card}: it is not in {player}'s hand."),
-            card=str(card),
+            card=card,
         )
     if reason is IllegalReason.CARD_NOT_IN_HAND:
         return _say(
@@ -197,7 +237,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
             p,
             _("Cannot discard {card}: it is not in your hand."),
             _("Cannot discard {card}: it is not in {player}'s hand."),
-            card=str(card),
+            card=card,
         )
     mode = str(exc.rearrange_mode)
     if reason is IllegalReason.WOULD_NEED_REARRANGING:
@@ -213,7 +253,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
                 "{card} could only be melded by rearranging {player}'s table, which "
                 "rearrange_mode {mode} does not allow."
             ),
-            card=str(card),
+            card=card,
             mode=mode,
         )
     if reason is IllegalReason.CANNOT_MELD_CENTRE:
@@ -222,7 +262,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
             p,
             _("{card} cannot be melded by you at all."),
             _("{card} cannot be melded by {player} at all."),
-            card=str(card),
+            card=card,
         )
     if reason is IllegalReason.CANNOT_TAKE_CENTRE:
         return _say(
@@ -230,7 +270,7 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
             p,
             _("{card} cannot be taken: it does not meld with your table or hand."),
             _("{card} cannot be taken: it does not meld with {player}'s table or hand."),
-            card=str(card),
+            card=card,
         )
     if reason is IllegalReason.REARRANGE_NOT_ALLOWED:
         return _say(
@@ -263,4 +303,4 @@ def illegal_action_words(exc: IllegalActionError, names: Names) -> str:
                 "{cards} is not in {player}'s hand.", "{cards} are not in {player}'s hand.", count
             )
         return _say(names, p, mine, theirs, cards=cards)
-    return str(exc)
+    return said

@@ -7,25 +7,31 @@ move with how much less likely to win it is:
 >>> from conquian.actions import Action
 >>> from conquian.cards import parse_cards_mask
 >>> from conquian.reasons import Reason
->>> reason_words(Reason("needs_least", card=19), CardLook())
+>>> from conquian.present.spans import plain
+>>> plain(reason_words(Reason("needs_least", card=19), CardLook()))
 'Kh is the card it needs least and gives away least'
->>> reason_words(Reason("external", text="searched 4000 deals"), CardLook())
+>>> plain(reason_words(Reason("external", text="searched 4000 deals"), CardLook()))
 'searched 4000 deals'
->>> reason_words(Reason("searched", card=16, action=Action.parse("take 5h6h7h"),
+>>> line = reason_words(Reason("searched", card=16, action=Action.parse("take 5h6h7h"),
 ...     because="completes", meld=parse_cards_mask("5h 6h 7h"), to_go=8,
 ...     second=Action.parse("decline"), drop=0.12), CardLook(symbols=True))
+>>> plain(line)
 'Take: it completes 5♥ 6♥ 7♥ and leaves you 8 cards from going out. Second best: decline, 12 points less likely to win.'
+
+The words are a line of spans, each card a span that carries it (:class:`~.spans.Span`):
+
+>>> [span.card for span in line if span.card is not None]
+[14, 15, 16]
 """
 
 from __future__ import annotations
 
 from ..actions import Action, ActionKind
-from ..cards import mask_indices
 from ..melds import partition_mask
 from ..reasons import Reason
-from .i18n import GAME_WORDS, SOURCE_LANGUAGE, current_language, speaking
-from .spans import CardLook
-from .words import action_text, command
+from .i18n import GAME_WORDS, SOURCE_LANGUAGE, current_language, fill, speaking
+from .spans import CardLook, Line, Span, card_span, cards_spans
+from .words import action_spans, command
 
 __all__ = ["reason_words"]
 
@@ -56,55 +62,74 @@ def _messages() -> dict[str, str]:
     }
 
 
-def reason_words(reason: Reason | None, look: CardLook) -> str:
-    """The reason in a sentence ("" for none); an external bot's own words as it sent them."""
+def reason_words(reason: Reason | None, look: CardLook) -> Line:
+    """The reason in a sentence (none for none); an external bot's own words as it sent them."""
     if reason is None:
-        return ""
+        return []
     if reason.key == "external":
-        return reason.text
-    card = look.text(reason.card) if reason.card >= 0 else ""
+        return [Span(reason.text)]
+    card: Line = [card_span(look, reason.card)] if reason.card >= 0 else []
     if reason.because and reason.action is not None:
         plain_words = _plain(reason, reason.action, look)
         if plain_words is not None:
             return plain_words
     if reason.key == "searched" and reason.action is not None:
-        action = action_text(reason.action, look)
+        action = _localized(reason.action, look)
         score = f"{reason.mean:+.2f}"
         if reason.card >= 0:
-            return _(
-                "{action} scored {score} over {deals} sampled deals with {card} in the centre"
-            ).format(action=action, score=score, deals=reason.deals, card=card)
-        return _("{action} scored {score} over {deals} sampled deals").format(
-            action=action, score=score, deals=reason.deals
+            return fill(
+                _("{action} scored {score} over {deals} sampled deals with {card} in the centre"),
+                action=action,
+                score=score,
+                deals=reason.deals,
+                card=card,
+            )
+        return fill(
+            _("{action} scored {score} over {deals} sampled deals"),
+            action=action,
+            score=score,
+            deals=reason.deals,
         )
     template = _messages().get(reason.key)
     if template is None:
-        return reason.code
-    return template.format(card=card)
+        return [Span(reason.code)]
+    return fill(template, card=card)
 
 
-def _cards(mask: int, look: CardLook) -> str:
-    return " ".join(look.text(card) for card in mask_indices(mask))
+def _localized(action: Action, look: CardLook) -> Line:
+    """An action written with the commands in use (``toma 5h5d5c``), its cards as typed."""
+    line = action_spans(action, look)
+    word, _rest = f"{action} ".split(" ", 1)
+    name = {"noforce": "no"}.get(word, word)
+    return [Span(line[0].text.replace(word, command(name), 1)), *line[1:]]
 
 
-def _move(action: Action, look: CardLook) -> str:
+def _cards(mask: int, look: CardLook) -> Line:
+    return cards_spans(look, mask)
+
+
+def _move(action: Action, look: CardLook) -> Line:
     """A move as the player types it, without the table: ``take``, ``discard K♥``,
     ``no (do not force)``."""
     kind = action.kind
     if kind is ActionKind.TAKE:
-        return command("take")
+        return [Span(command("take"))]
     if kind is ActionKind.PASS:
-        return command("pass")
+        return [Span(command("pass"))]
     if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         word = command("discard" if kind is ActionKind.DISCARD else "exchange")
-        return f"{word} {look.text(action.card)}"
+        return [Span(f"{word} "), card_span(look, action.card)]
     if kind is ActionKind.NO_FORCE:
-        return command("no") + _(" (do not force)")
-    return action_text(action, look)
+        return [Span(command("no") + _(" (do not force)"))]
+    return _localized(action, look)
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _capital(line: Line) -> Line:
+    """The line with its first letter in capitals."""
+    if not line:
+        return line
+    first = line[0]
+    return [first._replace(text=first.text[:1].upper() + first.text[1:]), *line[1:]]
 
 
 def _because(reason: Reason) -> str | None:
@@ -162,7 +187,7 @@ def _same_cards(first: Action, second: Action) -> bool:
     return first.kind is second.kind and partition_mask(first.melds) == partition_mask(second.melds)
 
 
-def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
+def _plain(reason: Reason, action: Action, look: CardLook) -> Line | None:
     """A hint in plain words: the move and why, then the second-best move.  None when there
     are no such words for it, or the language in use has not translated them yet (the
     earlier words, which it has, are said instead of English ones)."""
@@ -175,8 +200,9 @@ def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
             english = (_because(reason), *_second(reason))
         if any(t and t == e for t, e in zip((first, second, take_with), english, strict=True)):
             return None
-    card = look.text(reason.card) if reason.card >= 0 else ""
-    words = first.format(
+    card: Line = [card_span(look, reason.card)] if reason.card >= 0 else []
+    words = fill(
+        first,
         move=_capital(_move(action, look)),
         meld=_cards(reason.meld, look),
         count=max(0, reason.to_go),
@@ -187,7 +213,11 @@ def _plain(reason: Reason, action: Action, look: CardLook) -> str | None:
     move = _move(reason.second, look)
     if reason.second.kind is ActionKind.TAKE:
         if reason.second_laid and not _same_cards(action, reason.second):
-            move = take_with.format(take=move, cards=_cards(reason.second_laid, look))
+            move = fill(take_with, take=move, cards=_cards(reason.second_laid, look))
         else:  # the same cards laid another way: its melds say how
-            move = action_text(reason.second, look)
-    return f"{words} {second.format(move=move, points=round(100 * reason.drop))}"
+            move = _localized(reason.second, look)
+    return [
+        *words,
+        Span(" "),
+        *fill(second, move=move, points=round(100 * reason.drop)),
+    ]

@@ -5,8 +5,12 @@ The review itself (:mod:`conquian.bots.review`) is data: actions, chances betwee
 sentences, in the language in use, and its one-line chart of the winning chance.
 
 >>> from conquian.actions import Action
+>>> from conquian.cards import parse_cards_mask
 >>> from conquian.present.spans import plain
->>> plain(decision_line(12, "decline 7h", 0.4, "take 5h6h7h", 0.9, "blunder"))
+>>> look = CardLook()
+>>> played = move_words(Action.parse("decline"), (), parse_cards_mask("7h").bit_length() - 1, look)
+>>> best = move_words(Action.parse("take 5h6h7h"), (), -1, look)
+>>> plain(decision_line(12, played, 0.4, best, 0.9, "blunder"))
 '  12. decline 7h: 40% to win; better take 5h6h7h: 90% (blunder)'
 >>> chart([0.0, 0.5, 1.0])
 '▁▅█'
@@ -18,10 +22,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..actions import Action, ActionKind
-from ..cards import mask_indices
 from ..melds import Partition
 from .i18n import GAME_WORDS, fill
-from .spans import BOLD, CMD, DIM, NOTE, CardLook, Line, Span
+from .spans import BOLD, CMD, DIM, NOTE, CardLook, Line, Span, card_span, cards_spans
 from .words import action_text, command
 
 __all__ = [
@@ -66,24 +69,28 @@ def percent(chance: float) -> str:
     return _("{percent}%").format(percent=round(100 * chance))
 
 
-def move_words(action: Action, table: Partition, centre: int, look: CardLook) -> str:
+def move_words(action: Action, table: Partition, centre: int, look: CardLook) -> Line:
     """A move as short as a person writes it: a take names the melds it makes or changes
-    (``take 5h6h7h``, not the whole table), a refusal names the card (``decline 7h``)."""
+    (``take 5h6h7h``, not the whole table), a refusal names the card (``decline 7h``); each
+    card a span that carries it."""
     kind = action.kind
     if kind in (ActionKind.TAKE, ActionKind.PASS) and action.melds:
         word = command("take" if kind is ActionKind.TAKE else "pass")
         changed = [m for m in action.melds if m not in table] or list(action.melds)
-        return f"{word} " + "/".join(
-            "".join(look.text(card) for card in mask_indices(m)) for m in changed
-        )
+        out: Line = [Span(f"{word} ")]
+        for i, meld in enumerate(changed):
+            if i:
+                out.append(Span("/"))
+            out.extend(cards_spans(look, meld, ""))
+        return out
     if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         word = command("discard" if kind is ActionKind.DISCARD else "exchange")
-        return f"{word} {look.text(action.card)}"
+        return [Span(f"{word} "), card_span(look, action.card)]
     text = action_text(action, look)
     if centre < 0:
-        return text
+        return [Span(text)]
     # Translators: a move and the centre card it was about, e.g. "decline 7h"
-    return _("{move} {card}").format(move=text, card=look.text(centre))
+    return fill(_("{move} {card}"), move=text, card=card_span(look, centre))
 
 
 def review_heading(name: str, player: int, samples: int) -> Line:
@@ -112,9 +119,9 @@ def deal_heading(deal: int, deals: int) -> Line:
 
 def decision_line(
     move: int,
-    played: str,
+    played: Line,
     chance_played: float,
-    best: str | None,
+    best: Line | None,
     chance_best: float,
     mark: str | None,
 ) -> Line:
@@ -126,19 +133,24 @@ def decision_line(
         return number + fill(
             # Translators: a decision of a review: the move played and its winning chance
             _("{played}: {chance} to win"),
-            played=Span(played, CMD),
+            played=_command(played),
             chance=percent(chance_played),
         )
     return number + fill(
         # Translators: a decision of a review that lost winning chance: the move played,
         # its chance, the better move, its chance and the mark (inaccuracy, mistake, blunder)
         _("{played}: {chance} to win; better {best}: {best_chance} ({mark})"),
-        played=Span(played, CMD),
+        played=_command(played),
         chance=percent(chance_played),
-        best=Span(best, CMD),
+        best=_command(best),
         best_chance=percent(chance_best),
         mark=Span(mark_word(mark), NOTE),
     )
+
+
+def _command(move: Line) -> Line:
+    """A move in words, styled as something the player types."""
+    return [span._replace(style=CMD) for span in move]
 
 
 def chart(chances: Sequence[float], unicode: bool = True) -> str:

@@ -46,7 +46,7 @@ from ..state import Phase
 from .errors import no_matching_lay
 from .i18n import TERMINAL_WORDS, fill
 from .rules_text import help_summary
-from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span
+from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, plain
 from .words import COMMANDS, command, level_word, take_short_forms, you
 
 _ = TERMINAL_WORDS.gettext
@@ -556,7 +556,7 @@ def no_card_to_take() -> str:
 
 def no_take_lays(cards: str) -> str:
     """``take`` with real cards (written as typed) that no legal take lays exactly."""
-    return no_matching_lay(True, cards)
+    return plain(no_matching_lay(True, cards))
 
 
 def not_understood(text: str) -> str:

@@ -18,7 +18,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..actions import Action, ActionKind
+from ..actions import KIND_WORDS, Action, ActionKind
+from ..cards import mask_indices
 from ..melds import Partition, partition_mask
 from ..observation import Observation, PublicEvent
 from ..rules import MatchKind, Rules, Scoring
@@ -41,6 +42,7 @@ __all__ = [
     "COMMANDS",
     "DealLog",
     "Names",
+    "action_spans",
     "action_text",
     "centre_origin",
     "command",
@@ -62,6 +64,7 @@ __all__ = [
     "take_forms",
     "take_short_forms",
     "to_play_note",
+    "typed_card",
     "you",
 ]
 
@@ -581,20 +584,63 @@ def action_text(action: Action, look: CardLook) -> str:
     return command("force" if kind is ActionKind.FORCE else "decline")
 
 
+def typed_card(look: CardLook, index: int, style: str = "") -> Span:
+    """A card as the player types it (``look``'s label, never a suit symbol), carrying the card."""
+    return Span(look.label(index), style or look.style(index), index)
+
+
+def _typed_cards(look: CardLook, mask: int, sep: str, style: str = "") -> Line:
+    out: Line = []
+    for i, index in enumerate(mask_indices(mask)):
+        if i and sep:
+            out.append(Span(sep, style))
+        out.append(typed_card(look, index, style))
+    return out
+
+
+def action_spans(action: Action, look: CardLook) -> Line:
+    """An action in the engine's own text (``take 5h5d5c/6c7cJc``, ``discard Kh``), each card a
+    span that carries it, written with ``look``'s labels.
+
+    >>> from conquian.actions import Action
+    >>> from conquian.present.spans import plain
+    >>> line = action_spans(Action.parse("take 5h5d5c/6c7cJc"), CardLook())
+    >>> plain(line), sum(span.card is not None for span in line)
+    ('take 5h5d5c/6c7cJc', 6)
+    """
+    kind = action.kind
+    word = KIND_WORDS[kind]
+    if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+        return [Span(f"{word} "), typed_card(look, action.card)]
+    if not action.melds:
+        return [Span(word)]
+    out: Line = [Span(f"{word} ")]
+    for i, meld in enumerate(action.melds):
+        if i:
+            out.append(Span("/"))
+        out.extend(_typed_cards(look, meld, ""))
+    return out
+
+
 def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
-    """An action of the viewer as he would type it, with the table it makes."""
+    """An action of the viewer as he would type it, with the table it makes; each card a
+    span that carries it (written as typed)."""
     kind = action.kind
     if kind is ActionKind.TAKE:
         played = _played(action.melds, obs.tables[obs.viewer], obs.centre)
-        text = f"{command('take')} {look.typed(played)}" if played else command("take")
+        word = command("take")
+        typed = (
+            [Span(f"{word} ", CMD), *_typed_cards(look, played, " ", CMD)]
+            if played
+            else [Span(word, CMD)]
+        )
         return [
-            Span(text, CMD),
+            *typed,
             *fill(_(" (your table: {melds})"), melds=melds_spans(look, action.melds)),
         ]
-    if kind is ActionKind.DISCARD:
-        return [Span(f"{command('discard')} {look.label(action.card)}", CMD)]
-    if kind is ActionKind.EXCHANGE:
-        return [Span(f"{command('exchange')} {look.label(action.card)}", CMD)]
+    if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
+        word = command("discard" if kind is ActionKind.DISCARD else "exchange")
+        return [Span(f"{word} ", CMD), typed_card(look, action.card, CMD)]
     if kind is ActionKind.NO_FORCE:
         return [Span(command("no"), CMD), Span(_(" (do not force)"))]
     return [Span(action_text(action, look), CMD)]

@@ -1,0 +1,334 @@
+"""The database of web matches: its tables, the rows the server reads back, and the engine.
+
+A match is stored as its seeds and the list of accepted actions; the server rebuilds any
+match by replaying its actions, so a restart loses nothing.  Each finished deal is also kept
+as a game record (the TOML record format).  The tables keep the names an earlier version
+gave them (``games`` holds matches):
+
+``games``     one row per match: rules, seeds, mode (``bot``, ``friend`` or ``mixed``), status,
+              whether the lobby lists it (``public``), and whether a person's seat is taken
+              only with its invitation (``invite_only``)
+``seats``     one row per seat: a person or a computer player (with its ``level``), who sits
+              there, a hash of the seat's secret token, and a hash of its invitation code
+``actions``   every accepted action, numbered, with its deal and player
+``records``   the record of every finished deal
+``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
+              server seed, the commitment published before the deal, and each seat's seed
+
+A database made by an earlier version is brought up to date when a store opens it
+(:func:`migrate`, under the lock that guards the tables' creation): the ``public`` column is
+added to ``games``, with the matches against the computer public, as the lobby showed them,
+and friends' matches private; the ``fair`` column is added, false for the matches already
+stored (they go on dealing from their match seed); ``invite_only`` is added, false (their
+seats are taken by the match's id, as before), ``hints`` is added, true (they gave hints), and
+the seats get the empty columns ``level`` (a computer seat without one plays at its match's
+level) and ``invite_hash``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    false,
+    inspect,
+    true,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+matches = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("mode", String(16), nullable=False),
+    Column("level", String(16)),
+    Column("rules", Text, nullable=False),
+    Column("match_seed", BigInteger, nullable=False),
+    Column("bot_seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("rematch_id", String(32)),
+    Column("rematch_of", String(32)),
+    Column("public", Boolean, nullable=False, server_default=false()),
+    Column("fair", Boolean, nullable=False, server_default=false()),
+    Column("invite_only", Boolean, nullable=False, server_default=false()),
+    Column("hints", Boolean, nullable=False, server_default=true()),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64)),
+    Column("joined", Float),
+    Column("level", String(16)),
+    Column("invite_hash", String(64)),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("deal", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+records = Table(
+    "records",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("result", String(64), nullable=False),
+    Column("record", Text, nullable=False),
+)
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("game_id", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("client_seeds", Text, nullable=False),
+)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token or an invitation code (never stored itself).
+
+    >>> hash_token("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data directory."""
+    from ..userdata import default_data_dir
+
+    return f"sqlite:///{default_data_dir() / 'web.sqlite3'}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a stored match."""
+
+    seat: int
+    kind: str
+    """``human`` or ``bot``."""
+    name: str
+    token_hash: str | None
+    joined: bool
+    level: str | None = None
+    """A computer seat's level (None: the match's ``level``, as an earlier version stored it)."""
+    invite_hash: str | None = None
+    """The hash of the invitation code that takes this person's seat (None: no invitation)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One stored match with its seats (a row of the ``games`` table)."""
+
+    id: str
+    created: float
+    mode: str
+    level: str | None
+    rules: str
+    match_seed: int
+    bot_seed: int
+    status: str
+    rematch_id: str | None
+    rematch_of: str | None
+    seats: tuple[SeatRow, ...]
+    public: bool = False
+    """Listed in the lobby (while open, and while being played)."""
+    fair: bool = False
+    """Its deals come from provably fair shuffles (rows of ``deals``); a match stored by an
+    earlier version deals from ``match_seed``."""
+    invite_only: bool = False
+    """A person's seat is taken only with its invitation code (or, in a public match, from the
+    lobby); False: anyone who has the match's id takes the next free seat, as before."""
+    hints: bool = True
+    """A player may ask for a hint (the creator's choice)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """The fair shuffle of one deal: the server's secret seed (hex), the commitment to it,
+    and each seat's seed: None while not given, ``""`` for a seat that gave none, else hex."""
+
+    deal: int
+    server_seed: str
+    commitment: str
+    client_seeds: tuple[str | None, ...]
+
+    def with_seed(self, seat: int, seed: str) -> DealRow:
+        seeds = list(self.client_seeds)
+        seeds[seat] = seed
+        return DealRow(self.deal, self.server_seed, self.commitment, tuple(seeds))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action."""
+
+    seq: int
+    deal: int
+    player: int
+    action: str
+
+
+Loaded = tuple[MatchRow, list[ActionRow], list[DealRow]]
+"""A match as read back: its row, its actions in order and its deals' shuffles."""
+
+
+def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
+    """A :class:`MatchRow` from a row of ``games`` and the rows of its seats."""
+    seat_list = [
+        SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None, s.level, s.invite_hash)
+        for s in seat_rows
+    ]
+    return MatchRow(
+        id=row.id,
+        created=row.created,
+        mode=row.mode,
+        level=row.level,
+        rules=row.rules,
+        match_seed=row.match_seed,
+        bot_seed=row.bot_seed,
+        status=row.status,
+        rematch_id=row.rematch_id,
+        rematch_of=row.rematch_of,
+        seats=tuple(seat_list),
+        public=bool(row.public),
+        fair=bool(row.fair),
+        invite_only=bool(row.invite_only),
+        hints=bool(row.hints),
+    )
+
+
+def deal_row(found: Sequence[Any]) -> DealRow:
+    """A shuffle from a row of ``deal, server_seed, commitment, client_seeds``."""
+    return DealRow(found[0], found[1], found[2], tuple(json.loads(found[3])))
+
+
+def deal_values(match_id: str, deal: DealRow) -> dict[str, Any]:
+    """The columns of a shuffle's row in ``deals``."""
+    return {
+        "game_id": match_id,
+        "deal": deal.deal,
+        "server_seed": deal.server_seed,
+        "commitment": deal.commitment,
+        "client_seeds": json.dumps(list(deal.client_seeds)),
+    }
+
+
+def migrate(conn: Connection) -> None:
+    """Bring tables made by an earlier version up to date (the schema lock is held)."""
+    have = {c["name"] for c in inspect(conn).get_columns("games")}
+    if "public" not in have:
+        # friends' matches become private; matches against the computer stay listed
+        _add_false_column(conn, "public")
+        conn.execute(update(matches).where(matches.c.mode == "bot").values(public=True))
+    if "fair" not in have:  # matches stored before fair shuffles deal from their match seed
+        _add_false_column(conn, "fair")
+    if "invite_only" not in have:  # their seats are taken by the match's id, as they were
+        _add_false_column(conn, "invite_only")
+    if "hints" not in have:  # every match stored so far gave hints
+        _add_false_column(conn, "hints")
+        conn.execute(update(matches).values(hints=True))
+    seat_columns = {c["name"] for c in inspect(conn).get_columns("seats")}
+    for name, width in (("level", 16), ("invite_hash", 64)):
+        if name not in seat_columns:
+            quote = conn.dialect.identifier_preparer.quote
+            conn.exec_driver_sql(f"ALTER TABLE seats ADD COLUMN {quote(name)} VARCHAR({width})")
+
+
+def _add_false_column(conn: Connection, name: str) -> None:
+    """Add a boolean column to ``games``, false for every match stored so far."""
+    quote = conn.dialect.identifier_preparer.quote
+    no = "false" if conn.dialect.name == "postgresql" else "0"
+    conn.exec_driver_sql(
+        f"ALTER TABLE games ADD COLUMN {quote(name)} BOOLEAN NOT NULL DEFAULT {no}"
+    )
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url`` (a bare ``postgresql://`` gets the psycopg driver; a
+    SQLite file is put in WAL mode, with foreign keys on and a busy timeout)."""
+    if not url.startswith("sqlite"):
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        return create_engine(parsed, pool_pre_ping=True)
+    path = url.split("///", 1)[1] if "///" in url else ""
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+    if not path or path == ":memory:":
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        # WAL with synchronous=NORMAL: a commit survives the process being killed.
+        _switch_to_wal(cursor)
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return engine
+
+
+SQLITE_BUSY_MS = 5000
+"""How long a SQLite connection waits for another one's lock before giving up."""
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Put the database file in WAL mode, waiting out other connections doing the same.
+
+    The switch needs the file to itself and SQLite does not wait for that, even with a busy
+    timeout: when several servers open a new file at once, all but one are told it is locked.
+    The mode is stored in the file, so once one of them has switched it the others see WAL.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
