@@ -26,7 +26,7 @@ from .game import Game
 from .match import Match
 from .melds import Meld, MeldKind, meld_table
 from .notation import format_position, parse_action, parse_position
-from .observation import Observation, observe
+from .observation import Observation, PublicView, observe, observe_public
 from .records import GameRecord, MatchRecord, load_match_record, load_record
 from .rules import PRESETS, Rules, find_rules
 from .state import GameState, Outcome, Phase, Source, Termination, shuffled_deck
@@ -60,6 +60,7 @@ __all__ = [
     "Observation",
     "Outcome",
     "Phase",
+    "PublicView",
     "Rank",
     "RecordError",
     "Rules",
@@ -73,6 +74,7 @@ __all__ = [
     "load_record",
     "meld_table",
     "observe",
+    "observe_public",
     "parse_action",
     "parse_partition",
     "parse_position",

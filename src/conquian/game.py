@@ -18,7 +18,7 @@ from .cards import DeckStyle
 from .errors import IllegalActionError
 from .fair import FairShuffle
 from .notation import parse_action
-from .observation import Observation, PublicEvent, observe, public_event
+from .observation import Observation, PublicEvent, PublicView, observe, observe_public, public_event
 from .rules import Rules, find_rules
 from .state import GameState, shuffled_deck
 
@@ -59,6 +59,11 @@ class Game:
     def observation(self, player: int) -> Observation:
         """What ``player`` may know now, including the public history of the deal."""
         return observe(self.state, player, tuple(self.history))
+
+    def public_view(self) -> PublicView:
+        """What everyone at the table may know now (a spectator's view), with the public
+        history of the deal."""
+        return observe_public(self.state, tuple(self.history))
 
     def push(self, action: Action) -> None:
         """Play a legal action.

@@ -23,7 +23,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, NamedTuple, TypeVar
 
-from .actions import Action, ActionKind
+from .actions import KIND_WORDS, Action, ActionKind
 from .cards import (
     ALL_CARDS_MASK,
     CARDS,
@@ -64,6 +64,34 @@ class PublicEvent(NamedTuple):
             return f"p{self.player} {self.action}"
         owner = str(self.owner) if self.owner >= 0 else ""
         return f"p{self.player} {self.action} ({CARDS[self.card]}:{self.source.value}{owner})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data: who acted (``player``), the action's ``verb`` (its
+        first word: ``take``, ``decline``, ``pass``, ``force``, ``noforce``, ``discard``,
+        ``exchange``) and the card it concerned (``card``: the centre card, or the card
+        discarded or passed on; None for another player's exchange choice); for a centre card,
+        where it came from (``source``, as in the text) and, with more than two players, who
+        turned or paid it (``owner``); for a take, the player's new table (``melds``).
+
+        >>> event = parse_public_event("p1 take 5d6d7d (7d:t)", 2)
+        >>> event.to_dict()
+        {'player': 1, 'verb': 'take', 'card': '7d', 'source': 't', 'melds': [['5d', '6d', '7d']]}
+        >>> parse_public_event("p2 exchange ?").to_dict()
+        {'player': 2, 'verb': 'exchange', 'card': None}
+        """
+        kind = self.action.kind
+        data: dict[str, Any] = {
+            "player": self.player,
+            "verb": KIND_WORDS[kind],
+            "card": str(CARDS[self.card]) if self.card >= 0 else None,
+        }
+        if kind is not ActionKind.DISCARD and kind is not ActionKind.EXCHANGE:
+            data["source"] = self.source.value
+        if self.owner >= 0:
+            data["owner"] = self.owner
+        if self.action.melds:
+            data["melds"] = [mask_labels(m) for m in self.action.melds]
+        return data
 
     def seen_by(self, viewer: int) -> PublicEvent:
         """The event as ``viewer`` saw it: another player's exchange choice is hidden."""
@@ -306,6 +334,83 @@ class Observation:
         return "\n".join(lines)
 
 
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What everyone at the table may know of a position: a spectator's view, and the public
+    part of a record.  It holds no hand, no legal action, no exchange choice and nothing of the
+    stock but its size (:func:`observe_public`)."""
+
+    rules: Rules
+    phase: Phase
+    to_act: int
+    dealer: int
+    tables: tuple[Partition, ...]
+    centre: int
+    source: Source
+    dead_mask: int
+    stock_count: int
+    hand_counts: tuple[int, ...]
+    stake: int
+    outcome: Outcome | None
+    history: tuple[PublicEvent, ...] = ()
+    """Every action of the deal so far, as every player saw it (no exchange choice)."""
+    owner: int = -1
+    offeree: int = -1
+
+    def __reduce__(self) -> tuple[type[PublicView], tuple[object, ...]]:
+        return PublicView, tuple(getattr(self, field.name) for field in fields(self))
+
+    @property
+    def num_players(self) -> int:
+        return len(self.tables)
+
+    @property
+    def seen_mask(self) -> int:
+        """Every card that has been face up: the tables, the dead pile and the centre."""
+        seen = self.dead_mask
+        for table in self.tables:
+            seen |= partition_mask(table)
+        if self.centre >= 0:
+            seen |= 1 << self.centre
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, the keys of :meth:`Observation.to_dict` but the private ones
+        (``hand``, ``legal_actions``, ``exchange``), with ``player`` None.
+
+        >>> from conquian.state import GameState
+        >>> data = observe_public(GameState.deal(Rules(), seed=3, dealer=0)).to_dict()
+        >>> data["player"], "hand" in data, data["hand_counts"]
+        (None, False, [10, 10])
+        """
+        data: dict[str, Any] = {
+            "player": None,
+            "rules": self.rules.to_spec(),
+            "phase": self.phase.value,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "tables": [[mask_labels(m) for m in table] for table in self.tables],
+            "centre": str(CARDS[self.centre]) if self.centre >= 0 else None,
+            "centre_source": self.source.value if self.centre >= 0 else None,
+            "dead": mask_labels(self.dead_mask),
+            "seen": mask_labels(self.seen_mask),
+            "stock_count": self.stock_count,
+            "hand_counts": list(self.hand_counts),
+            "stake": self.stake,
+            "history": [str(e) for e in self.history],
+            "outcome": None
+            if self.outcome is None
+            else {
+                "winner": self.outcome.winner,
+                "termination": self.outcome.termination.value,
+            },
+        }
+        if len(self.tables) > 2:
+            data["centre_owner"] = self.owner if self.owner >= 0 else None
+            data["offeree"] = self.offeree if self.offeree >= 0 else None
+        return data
+
+
 _EVENT = re.compile(r"p([0-3]) (.+?)(?: \((\S+):(\S)([0-3])?\))?")
 
 
@@ -473,4 +578,28 @@ def observe(state: GameState, player: int, history: tuple[PublicEvent, ...] = ()
         offeree=state.offeree,
         passed=state.exchange[player] if state.exchange else -1,
         received=state.received(player),
+    )
+
+
+def observe_public(state: GameState, history: tuple[PublicEvent, ...] = ()) -> PublicView:
+    """The public view of ``state`` (a spectator's), with the history as every player saw it
+    if given (another player's exchange choice hidden)."""
+    if state.rules.exchange_one_card:
+        history = tuple(e.seen_by(-1) for e in history)
+    return PublicView(
+        rules=state.rules,
+        phase=state.phase,
+        to_act=state.to_act,
+        dealer=state.dealer,
+        tables=state.tables,
+        centre=state.centre,
+        source=state.source,
+        dead_mask=state.dead_mask,
+        stock_count=state.stock_count,
+        hand_counts=tuple([h.bit_count() for h in state.hands]),
+        stake=state.stake,
+        outcome=state.outcome(),
+        history=history,
+        owner=state.owner,
+        offeree=state.offeree,
     )

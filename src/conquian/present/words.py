@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..actions import KIND_WORDS, Action, ActionKind
 from ..cards import mask_indices
 from ..melds import Partition, partition_mask
-from ..observation import Observation, PublicEvent
+from ..observation import Observation, PublicEvent, PublicView
 from ..rules import MatchKind, Rules, Scoring
 from ..state import Outcome, Phase, Source, Termination
 from .i18n import GAME_WORDS, Part, fill
@@ -337,22 +337,23 @@ def _refuser(last: PublicEvent | None, forcer: int, n: int) -> int:
     return last.player if last is not None else (forcer + 1) % n
 
 
-def _owner(obs: Observation) -> int:
+def _owner(obs: Observation | PublicView) -> int:
     """Who turned or paid the centre card (with two players, the one not offered it)."""
     if obs.owner >= 0:
         return obs.owner
     return (obs.to_act + 1) % len(obs.tables)
 
 
-def _forcer(obs: Observation) -> int:
+def _forcer(obs: Observation | PublicView) -> int:
     """In a forced take: who forced the player to act."""
     if obs.source is Source.TURNED:  # the turner passed his own card: the next seat forced
         return (obs.to_act + 1) % len(obs.tables)
     return _owner(obs)
 
 
-def centre_origin(obs: Observation, names: Names) -> str:
-    """Where the centre card came from, e.g. ``discarded by Bot``."""
+def centre_origin(obs: Observation | PublicView, names: Names) -> str:
+    """Where the centre card came from, e.g. ``discarded by Bot`` (for a spectator too: a
+    public view)."""
     actor = obs.to_act
     source, phase = obs.source, obs.phase
     if source is Source.UPCARD:

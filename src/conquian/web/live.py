@@ -194,7 +194,10 @@ class LiveMatch:
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
         self.table = Table(
             [
-                Seat(s.name, _server_bot(self.level_of(s.seat) or "medium") if s.kind == "bot" else None)
+                Seat(
+                    s.name,
+                    _server_bot(self.level_of(s.seat) or "medium") if s.kind == "bot" else None,
+                )
                 for s in self.seats
             ],
             match=self.match,

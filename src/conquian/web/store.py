@@ -1,6 +1,6 @@
 """The store of web matches: one awaited interface, whatever the database.
 
-:func:`open_store` opens a database by its URL (SQLAlchemy's: ``sqlite:///path``, or
+:func:`.database.open_store` opens a database by its URL (SQLAlchemy's: ``sqlite:///path``, or
 ``postgresql+psycopg://user:password@host/database``; a bare ``postgresql://`` gets the
 psycopg driver too) and makes its tables (:mod:`.schema`) if they are missing, under a lock
 so that two servers starting at once do not both make them.  Every method is awaited: the
@@ -18,8 +18,9 @@ Every method that writes does so in one transaction, committed before it returns
 server acknowledges an action only once :meth:`Store.add_action` has returned.
 
 >>> import asyncio
+>>> from conquian.web.schema import make_engine
 >>> async def demo():
-...     store = open_store("sqlite://")
+...     store = SqliteStore("sqlite://", make_engine("sqlite://"))
 ...     try:
 ...         return await store.load("nothing")
 ...     finally:
@@ -62,7 +63,7 @@ from .schema import (
     seats,
 )
 
-__all__ = ["SqliteStore", "Store", "open_store"]
+__all__ = ["SqliteStore", "Store"]
 
 _T = TypeVar("_T")
 
@@ -70,22 +71,8 @@ ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
 
 
-def open_store(url: str) -> Store:
-    """The store of the database at ``url``, its tables made or brought up to date.
-
-    :raises sqlalchemy.exc.SQLAlchemyError: or :class:`OSError` if the database cannot be
-        reached; :class:`ModuleNotFoundError` if its driver is not installed.
-    """
-    engine = make_engine(url)
-    if engine.dialect.name == "postgresql":
-        from .postgres import PostgresStore
-
-        return PostgresStore(url, engine)
-    return SqliteStore(url, engine)
-
-
 class Store(ABC):
-    """The database of web matches (made by :func:`open_store`).
+    """The database of web matches (made by :func:`.database.open_store`).
 
     What both databases do the same way is here, as SQLAlchemy Core run in the storage
     threads; a subclass says how the tables are locked while they are made, and how the

@@ -24,6 +24,7 @@ from typing import TypeVar
 from ..present.i18n import SOURCE_LANGUAGE, speaking
 from ..present.words import level_word
 from .languages import WEB_WORDS
+from .live import Refusal, Refused
 
 PERSON_KINDS = ("person", "human")
 """The ``kind`` of a person's seat in a create request (``human``, as the game's facts say it,
@@ -199,3 +200,39 @@ def seat_just_taken() -> str:
 def waiting_to_join() -> str:
     """A move before every person's seat is taken."""
     return _("Waiting for every player to join.")
+
+
+# ---------------------------------------------------------------- the live match's refusals
+
+
+def refusal(refused: Refused) -> tuple[str, int]:
+    """A refusal of the live match in words, with the HTTP status of an answer that carries it.
+
+    >>> refusal(Refused(Refusal.SEATS_FULL))
+    ('Every seat of this game is taken; you can watch it.', 409)
+    """
+    reason = refused.reason
+    if reason is Refusal.OTHER_DEAL:
+        said = _("Seeds are being taken for deal {number}, not for deal {deal}.").format(
+            number=refused.deal, deal=str(refused.asked)[:12]
+        )
+        return said, 400
+    if reason is Refusal.SEED_GIVEN:
+        said = _("You have added your seed to the shuffle of deal {number} already.")
+        return said.format(number=refused.deal), 400
+    words: dict[Refusal, tuple[Callable[[], str], int]] = {
+        Refusal.WAITING_FOR_PLAYERS: (waiting_to_join, 400),
+        Refusal.SHUFFLING: (
+            lambda: _("The first deal is being shuffled: waiting for every player's seed."),
+            400,
+        ),
+        Refusal.MATCH_OVER: (lambda: _("The match is over; no more moves can be made."), 400),
+        Refusal.MATCH_NOT_OVER: (lambda: _("A rematch can start once this match is over."), 400),
+        Refusal.INVITE_UNKNOWN: (invite_unknown, 404),
+        Refusal.INVITE_USED: (invite_used, 409),
+        Refusal.INVITE_NEEDED: (invite_needed, 403),
+        Refusal.SEATS_FULL: (seats_full, 409),
+        Refusal.NO_SHUFFLE: (lambda: _("No deal is being shuffled: the match is over."), 400),
+    }
+    say, status = words[reason]
+    return say(), status

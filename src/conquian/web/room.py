@@ -1,0 +1,126 @@
+"""A match being served: the live match and what the server keeps around it.
+
+A :class:`Room` holds one :class:`~.live.LiveMatch` with the lock that serialises every change
+to it (as one actor per game would), the connections that see it, the task that moves its
+computer players, its views (:class:`~.messages.Views`), the reviews asked for, and what
+other processes have told of it and this one has not read yet.
+
+>>> from conquian.web.live import new_match_row
+>>> from conquian.web.schema import SeatRow
+>>> seats = (SeatRow(0, "human", "Ana", None, True), SeatRow(1, "human", "", None, False))
+>>> room = Room.of(LiveMatch(new_match_row("m1", seats, mode="friend", level=None,
+...     rules="standard", public=False, invite_only=False, hints=False)))
+>>> room.id, room.live.status
+('m1', 'open')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.review import Review
+from ..present.i18n import speaking
+from .conn import Conn
+from .live import LiveMatch
+from .messages import StateMessage, Views, with_invitations
+from .schema import ActionRow
+from .store import Store
+
+log = logging.getLogger("conquian.web")
+
+
+@dataclass(eq=False)
+class Room:
+    """One match in this process's memory (see the module's description)."""
+
+    live: LiveMatch
+    views: Views
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the match changes (a move, a seed, a seat, catching up)."""
+    conns: set[Conn] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    """The task that moves the computer seats, while one is to act."""
+    bot_backup: bool = False
+    """The bot task stands in for another process: it moves only if that one did not."""
+    bot_waiting: bool = False
+    """The bot task is waiting (as a stand-in) to see whether another process moves."""
+    evicted: bool = False
+    """Dropped from the hub's memory; a new connection loads the match again."""
+    reviews: dict[tuple[int, int], Review] = field(default_factory=dict)
+    """The review of each (deal, seat) asked for (reviews are data; words per message)."""
+    heard: int = 0
+    """The highest action number other processes have told of."""
+    announced: dict[int, ActionRow] = field(default_factory=dict)
+    """The actions other processes' notifications carried, by number, not yet applied."""
+    stale_rows: bool = False
+    """Another process changed a seat, a seed or the rematch: read the match's rows again."""
+    unread: bool = False
+    """Another process stored a seed: read the shuffles (and the new actions) again."""
+
+    @classmethod
+    def of(cls, live: LiveMatch) -> Room:
+        return cls(live, Views(live))
+
+    @property
+    def id(self) -> str:
+        return self.live.id
+
+    def view(self, conn: Conn) -> StateMessage:
+        """What ``conn`` may see now, in its language (with its invitations, if any)."""
+        with speaking(conn.lang):
+            return with_invitations(self.views.state(conn.seat), conn.invites, self.live)
+
+    def broadcast(self, actor: Conn | None = None, ack: Any = None) -> None:
+        """Send every connection its view, in its own language; ``actor``, whose move it was,
+        gets ``ack`` with it.  The parts the same for every seat are worked out once per
+        language, and each (seat, language) once."""
+        cache: dict[tuple[int | None, str], StateMessage] = {}
+        shared = {}
+        for conn in list(self.conns):
+            state = cache.get((conn.seat, conn.lang))
+            if state is None:
+                with speaking(conn.lang):
+                    common = shared.get(conn.lang)
+                    if common is None:
+                        common = shared[conn.lang] = self.views.shared()
+                    state = cache[conn.seat, conn.lang] = self.views.state(conn.seat, common)
+            state = with_invitations(state, conn.invites, self.live)
+            if conn is actor:
+                conn.send_state({**state, "ack": ack})
+            else:
+                conn.send_state(state)
+
+    def take_announced(self) -> list[ActionRow] | None:
+        """The actions after the live match's last up to the last one heard of, if the
+        notifications carried every one of them; None if some must be read from the
+        database."""
+        seq = self.live.seq
+        rows: list[ActionRow] = []
+        while seq + len(rows) < self.heard:
+            row = self.announced.get(seq + len(rows) + 1)
+            if row is None:
+                break
+            rows.append(row)
+        done = seq + len(rows)
+        for number in [n for n in self.announced if n <= done]:
+            del self.announced[number]
+        if not rows or done < self.heard:
+            return None
+        return rows
+
+
+async def save_shuffles(store: Store, live: LiveMatch) -> None:
+    """Store the shuffles the match drew in memory (a failure is logged and retried later).
+
+    Where another process stored a deal's shuffle first, that one is used."""
+    while live.unsaved:
+        row = live.unsaved[0]
+        try:
+            stored = await store.add_deal(live.id, row)
+        except Exception:
+            log.exception("match %s: could not store the shuffle of deal %s", live.id, row.deal)
+            return
+        live.adopt_shuffle(stored)
