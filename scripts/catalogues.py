@@ -7,9 +7,9 @@
 Each domain is the words of one layer (see ``DOMAINS``): ``conquian``, the game's words
 that every front end shares (``conquian.present``: cards, moves, the situation, hints,
 rules, errors, the commands as typed); ``conquian-terminal``, what only the terminal and
-the command line say (``conquian.present.terminal``: prompts, notes, the choices open, the
-help, ``--help`` and argparse's words); ``conquian-web``, the browser's.  Its template is
-``src/conquian/locale/<domain>.pot`` and each language's catalogue
+the command line say (``conquian.play``, its words in ``terminal_words``: prompts, notes,
+the choices open, the help, ``--help`` and argparse's words); ``conquian-web``, the
+browser's.  Its template is ``src/conquian/locale/<domain>.pot`` and each language's catalogue
 ``src/conquian/locale/<code>/LC_MESSAGES/<domain>.po`` (compiled beside it as ``.mo``).
 Without a ``DOMAIN``, ``update`` and ``compile`` work on every domain; with one
 (``update conquian-web``), on that domain's files only.
@@ -42,14 +42,12 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "conquian" / "locale"
 DOMAINS: dict[str, list[str]] = {
     "conquian": ["src/conquian/present"],
-    "conquian-terminal": ["src/conquian/present/terminal.py", "src/conquian/play"],
+    "conquian-terminal": ["src/conquian/play"],
     "conquian-web": ["src/conquian/web"],
 }
 """Each catalogue and the source folders (or files) its messages come from: the game's
 words, shared by every front end; the terminal's and the command line's; the browser's."""
 MAPPINGS: dict[str, str] = {
-    # the terminal's words are a domain of their own
-    "conquian": "[ignore: terminal.py]\n[python: **.py]\n",
     # the server's sentences, the page's scripts and its HTML
     "conquian-web": (
         "[python: **.py]\n"

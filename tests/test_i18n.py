@@ -10,13 +10,13 @@ import pytest
 from conquian.errors import IllegalActionError
 from conquian.game import Game
 from conquian.notation import parse_action, parse_position
-from conquian.present import terminal
+from conquian.play import terminal_words
+from conquian.play.terminal_words import TERMINAL_WORDS
 from conquian.present.errors import illegal_action_words as illegal_action_line
 from conquian.present.i18n import (
     GAME_WORDS,
     LANGUAGES,
     LOCALE_DIR,
-    TERMINAL_WORDS,
     Domain,
     choose_language,
     current_language,
@@ -120,16 +120,16 @@ def test_the_domains_are_the_layers_and_share_no_message() -> None:
 
 def test_the_terminal_words_come_from_their_own_catalogue() -> None:
     with speaking("es"):
-        assert terminal.thanks() == "¡Gracias por jugar!"
-        assert terminal.prompt_for(Phase.OFFER) == "toma o paso> "
+        assert terminal_words.thanks() == "¡Gracias por jugar!"
+        assert terminal_words.prompt_for(Phase.OFFER) == "toma o paso> "
         assert GAME_WORDS.gettext("Thanks for playing!") == "Thanks for playing!"  # not there
         assert TERMINAL_WORDS.gettext("Take it or decline it?") == "Take it or decline it?"
         assert GAME_WORDS.gettext("Take it or decline it?") == "¿La tomas o la pasas?"
     with speaking("kn"):
-        assert terminal.prompt_for(Phase.DISCARD) == "ತ್ಯಜಿಸು> "
+        assert terminal_words.prompt_for(Phase.DISCARD) == "ತ್ಯಜಿಸು> "
     with speaking("xx"):  # an unknown language: English, no error
-        assert terminal.thanks() == "Thanks for playing!"
-    assert terminal.thanks() == "Thanks for playing!"
+        assert terminal_words.thanks() == "Thanks for playing!"
+    assert terminal_words.thanks() == "Thanks for playing!"
 
 
 def test_a_whole_deal_in_spanish_has_no_english_word_left() -> None:

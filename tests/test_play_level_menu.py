@@ -17,9 +17,9 @@ from pathlib import Path
 
 from conquian.bots import LEVEL_RATINGS, LEVELS
 from conquian.play.session import read_level
+from conquian.play.terminal_words import level_menu
 from conquian.present.i18n import speaking
 from conquian.present.spans import plain
-from conquian.present.terminal import level_menu
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "conquian.cli"]

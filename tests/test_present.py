@@ -16,6 +16,7 @@ import conquian
 from conquian.actions import ActionKind
 from conquian.cards import DeckStyle, card_label, parse_cards_mask
 from conquian.game import Game
+from conquian.play.terminal_words import help_text
 from conquian.present.rules_text import (
     describe,
     flag_sentence,
@@ -33,7 +34,6 @@ from conquian.present.spans import (
     melds_spans,
     plain,
 )
-from conquian.present.terminal import help_text
 from conquian.present.words import (
     Names,
     describe_action,

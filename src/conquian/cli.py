@@ -23,9 +23,9 @@ from .play.cli import (
     run_replay_step,
     wants_replay_step,
 )
+from .play.terminal_words import speak_argparse
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
-from .present.terminal import speak_argparse
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
 from .rules import find_rules
 from .tools.arena import MatchResult, run_match
@@ -197,7 +197,7 @@ def _review_player(text: str | None, players: Sequence[str], default: int | None
     if text is None:
         if default is not None:
             return default
-        from .present.terminal import PERSON_NAME
+        from .play.terminal_words import PERSON_NAME
 
         people = [p for p, name in enumerate(players) if name == PERSON_NAME]
         return people[0] if len(people) == 1 else 0

@@ -27,7 +27,11 @@ from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.i18n import LANGUAGES, choose_language, use_language
-from ..present.terminal import (
+from ..rules import MatchKind, Rules, find_rules
+from .replay import run_replay_step
+from .session import Session, ask_level, check_opponent, pick_default_level
+from .storage import PlayError, SavedMatch, Store
+from .terminal_words import (
     PERSON_NAME,
     backup_kept,
     bot_record_name,
@@ -44,10 +48,6 @@ from ..present.terminal import (
     saved_where_line,
     speak_argparse,
 )
-from ..rules import MatchKind, Rules, find_rules
-from .replay import run_replay_step
-from .session import Session, ask_level, check_opponent, pick_default_level
-from .storage import PlayError, SavedMatch, Store
 from .ui import Screen, make_screen
 
 __all__ = [

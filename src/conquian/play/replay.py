@@ -25,7 +25,13 @@ from ..actions import Action
 from ..cards import DeckStyle
 from ..observation import PublicEvent, observe, public_event
 from ..present.spans import BOLD, NOTE, Line, Span
-from ..present.terminal import (
+from ..present.words import Names, describe_events, outcome_lines
+from ..records import GameRecord, load_record
+from ..rules import find_rules
+from ..state import GameState
+from .storage import PlayError
+from .table import Board, board_lines
+from .terminal_words import (
     PERSON_NAME,
     deal_start_line,
     keys_help,
@@ -41,12 +47,6 @@ from ..present.terminal import (
     this_view_label,
     unfinished_deal,
 )
-from ..present.words import Names, describe_events, outcome_lines
-from ..records import GameRecord, load_record
-from ..rules import find_rules
-from ..state import GameState
-from .storage import PlayError
-from .table import Board, board_lines
 from .ui import Screen, make_screen
 
 __all__ = ["ReplayViewer", "run_replay_step", "step_replay"]

@@ -32,7 +32,27 @@ from ..present.hints import reason_words
 from ..present.review import review_lines
 from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans, plain
-from ..present.terminal import (
+from ..present.words import (
+    Names,
+    deal_heading,
+    describe_action,
+    describe_events,
+    level_word,
+    match_line,
+    match_result_line,
+    outcome_lines,
+    payment_lines,
+    read_command,
+    situation,
+    take_short_forms,
+)
+from ..records import GameRecord, MatchRecord
+from ..rules import Rules, find_rules
+from ..seats import Seat, Table
+from ..state import Phase
+from .storage import PlayError, SavedMatch, Store
+from .table import Board, board_lines
+from .terminal_words import (
     BOT_NAME,
     PERSON_NAME,
     also_spans,
@@ -88,28 +108,8 @@ from ..present.terminal import (
     yes_words,
     you_label,
 )
-from ..present.terminal import resume_command as default_resume_command
-from ..present.terminal import saved_message as saved_message_line
-from ..present.words import (
-    Names,
-    deal_heading,
-    describe_action,
-    describe_events,
-    level_word,
-    match_line,
-    match_result_line,
-    outcome_lines,
-    payment_lines,
-    read_command,
-    situation,
-    take_short_forms,
-)
-from ..records import GameRecord, MatchRecord
-from ..rules import Rules, find_rules
-from ..seats import Seat, Table
-from ..state import Phase
-from .storage import PlayError, SavedMatch, Store
-from .table import Board, board_lines
+from .terminal_words import resume_command as default_resume_command
+from .terminal_words import saved_message as saved_message_line
 from .ui import Screen
 
 __all__ = ["QuitRequest", "Session", "ask_level", "pick_default_level", "read_level"]

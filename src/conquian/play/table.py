@@ -21,14 +21,6 @@ from ..present.spans import (
     melds_spans,
     plain,
 )
-from ..present.terminal import (
-    TURN_STYLE,
-    dead_label,
-    middle_labels,
-    on_your_right_note,
-    player_labels,
-    stock_count,
-)
 from ..present.words import (
     Names,
     centre_origin,
@@ -38,6 +30,14 @@ from ..present.words import (
     to_play_note,
 )
 from ..state import Phase
+from .terminal_words import (
+    TURN_STYLE,
+    dead_label,
+    middle_labels,
+    on_your_right_note,
+    player_labels,
+    stock_count,
+)
 
 __all__ = ["Board", "board_lines"]
 

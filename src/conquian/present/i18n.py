@@ -51,7 +51,6 @@ __all__ = [
     "GAME_WORDS",
     "LANGUAGES",
     "LOCALE_DIR",
-    "TERMINAL_WORDS",
     "Domain",
     "Part",
     "choose_language",
@@ -176,11 +175,7 @@ class Domain:
 
 
 GAME_WORDS = Domain("conquian")
-"""The game's words, the catalogue every front end shares (``conquian.present`` but its
-``terminal`` module)."""
-TERMINAL_WORDS = Domain("conquian-terminal")
-"""The words only the terminal and the command line say (``conquian.present.terminal``:
-prompts, notes, the help, ``--help`` and argparse's words)."""
+"""The game's words, the catalogue every front end shares (``conquian.present``)."""
 
 _FORMATTER = string.Formatter()
 

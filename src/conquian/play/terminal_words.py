@@ -6,7 +6,7 @@ this module holds the sentences only the terminal shows: its prompts, notes, the
 open and the help, errors about what was typed, the labels of the drawn table, the replay
 viewer's header, footer and keys, and the command line's ``--help`` and argparse words.
 ``conquian.play`` calls these and holds no sentence of its own.  They are the messages of
-the ``conquian-terminal`` catalogue (:data:`~.i18n.TERMINAL_WORDS`).
+the ``conquian-terminal`` catalogue (:data:`TERMINAL_WORDS`).
 
 Grouped by where a person reads them, so a translator can work through them in order:
 
@@ -41,13 +41,17 @@ from ..cards import DeckStyle
 from ..errors import InvalidNotationError
 from ..melds import partition_mask
 from ..observation import Observation
+from ..present.errors import no_matching_lay
+from ..present.i18n import Domain, fill
+from ..present.rules_text import help_summary
+from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, plain
+from ..present.words import COMMANDS, command, level_word, take_short_forms, you
 from ..rules import Forcing, MeldWithoutTake, Rules
 from ..state import Phase
-from .errors import no_matching_lay
-from .i18n import TERMINAL_WORDS, fill
-from .rules_text import help_summary
-from .spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, plain
-from .words import COMMANDS, command, level_word, take_short_forms, you
+
+TERMINAL_WORDS = Domain("conquian-terminal")
+"""The words only the terminal and the command line say (this module's sentences:
+prompts, notes, the help, ``--help`` and argparse's words)."""
 
 _ = TERMINAL_WORDS.gettext
 ngettext = TERMINAL_WORDS.ngettext
@@ -58,6 +62,7 @@ __all__ = [
     "HELP_WIDTH",
     "MAX_SHORT_FORMS",
     "PERSON_NAME",
+    "TERMINAL_WORDS",
     "TURN_STYLE",
     "also_spans",
     "answer_yes_or_no",
