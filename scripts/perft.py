@@ -1,6 +1,7 @@
 """Legal-move counts ("perft") for a fixed list of Conquian positions.
 
-For each position and each depth d (1 to 3) this counts
+For each position and each depth d (1 to the position's depth: 3 for the two-player positions,
+more for the smaller trees of the Mexican game, to the end of the deal for two of them) this counts
 
 * ``sequences``: the legal action sequences of length d (the sum over the game tree of the legal
   actions; a finished deal is a leaf without children), and
@@ -14,8 +15,12 @@ intended, and say why in the commit.
 
 Positions come either from a position string (the worked examples of docs/rules.md and
 tests/core/test_examples.py, sometimes followed by a few actions) or from a seeded deal played on with
-seeded random legal actions.  Only public, stable interfaces are used: ``parse_position``,
-``format_position``, ``legal_actions``, ``copy``/``child``, ``is_over`` and ``Game``/``push``.
+seeded random legal actions: two-player deals of the four two-player presets, and deals of the
+Mexican game (docs/rules.md section 14) with two, three and four players, for the exchange, a card
+offered round the table, forcing by the player who turned or paid the card, and a deal's last
+moves.  Only public, stable interfaces are used: ``parse_position``, ``format_position``,
+``legal_actions``, ``copy``/``child``, ``is_over``, ``stock_count``, ``table``/``hand``,
+``is_forceable`` and ``Game``/``push``.
 """
 
 from __future__ import annotations
@@ -80,12 +85,24 @@ def phase(state: conquian.GameState) -> str:
 
 
 def stock_count(state: conquian.GameState) -> int:
-    stock = fields(state)[10]
-    return 0 if stock == "-" else len(stock) // 2  # canonical labels: two characters a card
+    return state.stock_count
 
 
 def tables_laid(state: conquian.GameState) -> bool:
-    return "-" not in fields(state)[6:8]
+    """Every player has melded something."""
+    return all(state.table(p) for p in range(state.num_players))
+
+
+def centre_owner(state: conquian.GameState) -> int:
+    """The player who turned or paid the centre card, from the position string's centre field
+    (``Kd:p2``, ``As:d2>1``); only positions with more than two players name him."""
+    centre = fields(state)[4 + 2 * state.num_players]
+    return int(centre.split(":")[1][1:].split(">")[0])
+
+
+def choices_made(state: conquian.GameState) -> int:
+    """How many players have chosen their exchange card (the last field, e.g. ``Kh,5c,-,-``)."""
+    return sum(pick != "-" for pick in fields(state)[-1].split(","))
 
 
 def after(text: str, *actions: str) -> conquian.GameState:
@@ -134,6 +151,65 @@ def near_end(state: conquian.GameState) -> bool:
 def discarding(state: conquian.GameState) -> bool:
     """A discard after a take, with both tables laid and 6 to 14 cards in stock."""
     return phase(state) == "discard" and tables_laid(state) and 6 <= stock_count(state) <= 14
+
+
+def choosing_with(chosen: int) -> Callable[[conquian.GameState], bool]:
+    """An exchange decision after ``chosen`` players have chosen their card."""
+    return lambda state: phase(state) == "exchange" and choices_made(state) == chosen
+
+
+def round_from_the_start(source: str) -> Callable[[conquian.GameState], bool]:
+    """A card of ``source`` (``p`` turned and passed, ``d`` paid) offered to the seat after its
+    owner, with a choice, every table laid and 3 to 10 cards in stock: the whole offer round,
+    each player declining in turn until the card comes back to its owner, lies within a few
+    decisions."""
+
+    def stop(state: conquian.GameState) -> bool:
+        return (
+            phase(state) == "offer"
+            and fields(state)[4 + 2 * state.num_players].split(":")[1][0] == source
+            and state.to_act == (centre_owner(state) + 1) % state.num_players
+            and len(state.legal_actions()) >= 2
+            and tables_laid(state)
+            and 3 <= stock_count(state) <= 10
+        )
+
+    return stop
+
+
+def paying(state: conquian.GameState) -> bool:
+    """A discard (paying a card) from at least five hand cards, every table laid."""
+    return phase(state) == "discard" and tables_laid(state) and len(state.legal_actions()) >= 5
+
+
+def force_decision(state: conquian.GameState) -> bool:
+    """Whether to force a player who refused a card that fits his table."""
+    return phase(state) == "force"
+
+
+def forced_choice(state: conquian.GameState) -> bool:
+    """A forced take with more than one way to meld the card."""
+    return phase(state) == "forced" and len(state.legal_actions()) >= 2
+
+
+def forced_out(state: conquian.GameState) -> bool:
+    """A forced take by a player with an empty hand: it puts him out."""
+    return phase(state) == "forced" and not state.hand(state.to_act)
+
+
+def last_stock_card(state: conquian.GameState) -> bool:
+    """The last stock card just turned, with a choice."""
+    return phase(state) == "turn" and stock_count(state) == 0 and len(state.legal_actions()) >= 2
+
+
+def own_card_fits(state: conquian.GameState) -> bool:
+    """A stock card just turned that fits the turner's table as it stands (a passed card that
+    the two-player rules let the opponent force), with at least two ways to take it."""
+    return (
+        phase(state) == "turn"
+        and state.is_forceable(state.to_act, state.centre, offered=False)
+        and len(state.legal_actions()) >= 3
+    )
 
 
 # E4/D10 of docs/rules.md and tests/core/test_examples.py: 5c onto 6c 7c Jc, the Bicycle rearrangement.
@@ -240,6 +316,116 @@ POSITIONS: list[tuple[str, str, int, Callable[[], conquian.GameState]]] = [
         "E15: ten down, empty hand, Kh offered; the take wins (a finished deal is a leaf)",
         3,
         lambda: after("standard offer 0 1 - * QsQhQdQc/3h4h5h6h7hJh - Kh:d - * 1"),
+    ),
+    # The Mexican game (docs/rules.md section 14): three and four players, and two.
+    (
+        "mexican-exchange",
+        "start of a deal: Game('tercerilla', seed=26, dealer=2), three players each choose a card to "
+        "pass (8 x 8 x 8), then seat 0 turns the first stock card",
+        5,
+        lambda: conquian.Game("tercerilla", seed=26, dealer=2).state,
+    ),
+    (
+        "mexican4-exchange",
+        "start of a deal: Game('mexican,num_players=4', seed=1, dealer=0), the whole exchange (8^4)",
+        5,
+        lambda: conquian.Game("mexican,num_players=4", seed=1, dealer=0).state,
+    ),
+    (
+        "mexican4-exchange-end",
+        "Game('mexican,num_players=4', seed=0, dealer=0) played on at random until two players have "
+        "chosen: the last two choices, the cards moving and the first stock card",
+        5,
+        lambda: played("mexican,num_players=4", 0, 0, choosing_with(2)),
+    ),
+    (
+        "mexican2-exchange",
+        "start of a deal: Game('mexican,num_players=2', seed=10, dealer=0), the exchange as a swap",
+        5,
+        lambda: conquian.Game("mexican,num_players=2", seed=10, dealer=0).state,
+    ),
+    (
+        "mexican-passed-round",
+        "Game('mexican', seed=13, dealer=1) played on at random to a passed stock card offered to the "
+        "seat after its turner; it goes round, dead when it comes back, and seat 2 turns",
+        6,
+        lambda: played("mexican", 13, 1, round_from_the_start("p")),
+    ),
+    (
+        "mexican-paid-round",
+        "Game('mexican', seed=4, dealer=1) played on at random to a discard; the paid card is "
+        "offered to seats 2 and 0, never back to the payer",
+        6,
+        lambda: played("mexican", 4, 1, paying),
+    ),
+    (
+        "mexican4-passed-round",
+        "Game('mexican,num_players=4', seed=153, dealer=1) played on at random to a passed stock "
+        "card offered to the seat after its turner, three players to decline it",
+        6,
+        lambda: played("mexican,num_players=4", 153, 1, round_from_the_start("p")),
+    ),
+    (
+        "mexican4-paid-round",
+        "Game('mexican,num_players=4', seed=18, dealer=2) played on at random to a discard, "
+        "offered to the three other seats in turn",
+        6,
+        lambda: played("mexican,num_players=4", 18, 2, paying),
+    ),
+    (
+        "mexican-force",
+        "Game('mexican', seed=5, dealer=2) played on at random to a force decision: the payer "
+        "decides whether to force the player who refused his card (force_by offerer)",
+        6,
+        lambda: played("mexican", 5, 2, force_decision),
+    ),
+    (
+        "mexican4-force",
+        "Game('mexican,num_players=4', seed=32, dealer=0) played on at random to a force decision "
+        "on a passed stock card: its turner decides",
+        6,
+        lambda: played("mexican,num_players=4", 32, 0, force_decision),
+    ),
+    (
+        "mexican-forced",
+        "Game('mexican', seed=11, dealer=2) played on at random to a forced take with a choice",
+        6,
+        lambda: played("mexican", 11, 2, forced_choice),
+    ),
+    (
+        "mexican-forced-out",
+        "Game('mexican', seed=46, dealer=1) played on at random to a forced take by a player with "
+        "an empty hand: every take puts him out (a finished deal is a leaf)",
+        3,
+        lambda: played("mexican", 46, 1, forced_out),
+    ),
+    (
+        "mexican4-forced",
+        "Game('mexican,num_players=4', seed=240, dealer=0) played on at random to a forced take "
+        "with a choice",
+        6,
+        lambda: played("mexican,num_players=4", 240, 0, forced_choice),
+    ),
+    (
+        "mexican-last-card",
+        "Game('mexican', seed=35, dealer=2) played on at random to the last stock card, just turned: "
+        "the whole rest of the deal, 10 draws and 4 wins (the last count, 0, says every line ended)",
+        13,
+        lambda: played("mexican", 35, 2, last_stock_card),
+    ),
+    (
+        "mexican4-last-card",
+        "Game('mexican,num_players=4', seed=200, dealer=0) played on at random to the last stock "
+        "card, just turned: the whole rest of the deal, 73 draws and 4 wins",
+        17,
+        lambda: played("mexican,num_players=4", 200, 0, last_stock_card),
+    ),
+    (
+        "mexican2-own-card",
+        "Game('mexican,num_players=2', seed=21, dealer=1) played on at random to a turned card that "
+        "fits the turner's table: under force_by offerer passing it cannot be forced",
+        6,
+        lambda: played("mexican,num_players=2", 21, 1, own_card_fits),
     ),
 ]
 

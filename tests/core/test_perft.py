@@ -6,6 +6,10 @@ decisions.  A change in any count means the legal actions changed somewhere in t
 that is intended, regenerate the file with ``python scripts/perft.py --write`` and say why in the
 commit; otherwise it is a bug.
 
+The positions are two-player positions of the four two-player presets and positions of the
+Mexican game with two, three and four players (the exchange, the offer round, forcing by the
+offerer, and two trees followed to the end of the deal: their last stored count is 0).
+
 The counting is written out here, independently of scripts/perft.py, so that this test stands
 alone.
 """
@@ -45,15 +49,44 @@ def count(state: GameState, depth: int) -> list[tuple[int, int]]:
     return counts
 
 
+PLAY_PHASES = {"offer", "turn", "force", "forced", "discard"}
+
+
 def test_the_file_covers_every_phase_and_preset() -> None:
     positions = [entry["position"] for entry in ENTRIES]
     phases = {text.split()[1] for text in positions}
-    assert {"offer", "turn", "force", "forced", "discard"} <= phases
+    assert PLAY_PHASES | {"exchange"} <= phases
     presets = {text.split()[0].split(",")[0] for text in positions}
-    assert {"standard", "bicycle", "foster", "wikipedia"} <= presets
+    assert {"standard", "bicycle", "foster", "wikipedia", "mexican"} <= presets
     assert any("," in text.split()[0] for text in positions), "no rules spec with flags"
     names = [entry["name"] for entry in ENTRIES]
     assert len(names) == len(set(names)), "position names must be unique"
+
+
+def test_the_file_covers_three_and_four_players() -> None:
+    """Every phase with three and with four players (a discard: a paid card goes round), the
+    exchange with two, a turned card and a passed one going round, the forcing of a paid and
+    of a passed card, and trees followed until every line has ended the deal."""
+    phases: dict[int, set[str]] = {2: set(), 3: set(), 4: set()}
+    centres: dict[int, set[str]] = {3: set(), 4: set()}
+    to_the_end = set()
+    for entry in ENTRIES:
+        state = parse_position(entry["position"])
+        n = state.num_players
+        fields = entry["position"].split()
+        phases[n].add(fields[1])
+        if n > 2 and fields[4 + 2 * n] != "-":
+            owner = fields[4 + 2 * n].split(":")[1]  # source, owner and refuser: "d2>1"
+            centres[n].add(owner[0] + (">" if ">" in owner else ""))
+        if entry["counts"][-1]["sequences"] == 0:
+            to_the_end.add(n)
+    assert "exchange" in phases[2]
+    for n in (3, 4):
+        assert PLAY_PHASES | {"exchange"} <= phases[n], f"{n} players: {sorted(phases[n])}"
+        assert {"p", "t"} <= centres[n], f"{n} players: centre sources {sorted(centres[n])}"
+        assert {"p>", "d>"} & centres[n], f"{n} players: no force decision"
+        assert n in to_the_end, f"no {n}-player tree followed until every line ends"
+    assert {"p>", "d>"} <= centres[3] | centres[4]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["name"] for entry in ENTRIES])
