@@ -891,7 +891,7 @@ def friend_game(tmp_path: Path) -> Iterator[tuple[Any, Any, Seats]]:
         with seats.socket(0):  # the game is live while a socket is open; keep it so
             with seats.socket(1):  # both have said hello: the first deal is dealt
                 pass
-            yield c, c.app.state.hub.live[made["id"]], seats
+            yield c, c.app.state.hub.rooms[made["id"]].live, seats
 
 
 _pings = itertools.count()

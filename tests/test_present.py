@@ -46,7 +46,7 @@ from conquian.present.words import (
 )
 from conquian.rules import FLAG_NAMES, PRESETS, Rules, Scoring, find_rules
 from conquian.state import Outcome, Termination
-from conquian.web.hub import segments
+from conquian.web.messages import segments
 
 SRC = Path(conquian.__file__).parent
 

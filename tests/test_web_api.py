@@ -20,7 +20,8 @@ from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for, 
 
 from conquian.records import GameRecord
 from conquian.web.app import MAX_MESSAGE, create_app
-from conquian.web.hub import Hub, LiveMatch
+from conquian.web.hub import Hub
+from conquian.web.live import LiveMatch
 
 
 @pytest.fixture
@@ -47,15 +48,15 @@ def hub(client: TestClient) -> Hub:
 
 def live(client: TestClient, game_id: str) -> LiveMatch:
     """The game in the server's memory (loaded from the database if it was dropped)."""
-    found = hub(client).live.get(game_id)
+    found = hub(client).rooms.get(game_id)
     if found is None:
         found = client.portal.call(hub(client).get, game_id)  # type: ignore[union-attr]
-    return found
+    return found.live
 
 
 def game_at(client: TestClient, game_id: str, seq: int) -> LiveMatch:
     """The game as it was after its first ``seq`` actions, rebuilt from the database."""
-    loaded = hub(client).store.load(game_id)
+    loaded = client.portal.call(hub(client).store.load, game_id)  # type: ignore[union-attr]
     assert loaded is not None
     row, actions, shuffles = loaded
     return LiveMatch(row, actions[:seq], shuffles)
@@ -223,7 +224,7 @@ def test_refresh_reconnect_and_restart_resume_the_same_position(database: TestDa
         with seat_socket(client, game_id, token0) as ws:
             before = states_until(ws, seq, live(client, game_id), 0)
     with TestClient(create_app(url, bot_delay=0)) as client:  # a new server, same database
-        assert game_id not in hub(client).live
+        assert game_id not in hub(client).rooms
         with seat_socket(client, game_id, token0) as ws:
             after = states_until(ws, seq, live(client, game_id), 0)
     for key in ("obs", "log", "match", "situation", "takes"):

@@ -95,7 +95,7 @@ def test_deltas_rebuild_the_whole_lists_of_every_state(client: TestClient) -> No
         seq = 0
         views = {viewer: [s.state(0) for s in pair] for viewer, pair in pairs.items()}
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-        live = hub.live[made["id"]]
+        live = hub.rooms[made["id"]].live
         deals_seen = set()
         while not views[0][0]["match"]["over"] and seq < 400:
             mover = views[0][0]["obs"]["to_act"]

@@ -16,6 +16,7 @@ address) are tested on a real ``conquian serve`` process; the rest in-process.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import re
@@ -334,7 +335,7 @@ def test_nan_in_a_request_body_is_refused(client: TestClient) -> None:
 
 def test_the_server_never_writes_nan() -> None:
     """JSON has no NaN or Infinity: a message holding one is written with null there."""
-    from conquian.web.hub import Conn
+    from conquian.web.conn import Conn
 
     conn = Conn(None)
     for value in (float("nan"), float("inf"), float("-inf")):
@@ -472,7 +473,7 @@ def test_a_client_that_stops_reading_is_disconnected_and_can_come_back(
 
 
 def test_the_outbox_is_bounded() -> None:
-    from conquian.web.hub import OUTBOX_CHARS, OUTBOX_MESSAGES, Conn
+    from conquian.web.conn import OUTBOX_CHARS, OUTBOX_MESSAGES, Conn
 
     conn = Conn(None)
     for n in range(OUTBOX_MESSAGES):
@@ -773,14 +774,14 @@ def old_seats_columns() -> list[Column[Any]]:
 
 
 def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) -> None:
-    from conquian.web import store as store_module
-    from conquian.web.store import Store
+    from conquian.web import schema
+    from conquian.web.database import open_store
 
     old = MetaData()
     old_games = Table("games", old, *old_games_columns())
     Table("seats", old, *old_seats_columns())  # no level, no invitation
     for name in ("actions", "records"):
-        store_module.metadata.tables[name].to_metadata(old)
+        schema.metadata.tables[name].to_metadata(old)
     engine = create_engine(database.url)
     try:
         with engine.begin() as conn:
@@ -826,20 +827,23 @@ def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) 
                 )
     finally:
         engine.dispose()
-    for _ in range(2):  # opening it again changes nothing
-        store = Store(database.url)
+    async def read_back() -> None:
+        store = open_store(database.url)
         try:
-            lobby = store.lobby()
+            lobby = await store.lobby()
             assert [g["id"] for g in lobby["playing"]] == ["oldbot"]
             assert lobby["open"] == []  # an old invitation is private now
-            loaded = store.load("oldfriend")
+            loaded = await store.load("oldfriend")
             assert loaded is not None and loaded[0].public is False
-            bot = store.load("oldbot")
+            bot = await store.load("oldbot")
             assert bot is not None and bot[0].public is True
             assert bot[0].invite_only is False and bot[0].seats[1].level is None
             assert loaded[0].seats[1].invite_hash is None
         finally:
-            store.close()
+            await store.close()
+
+    for _ in range(2):  # opening it again changes nothing
+        asyncio.run(read_back())
     from conquian.web.app import create_app
 
     with TestClient(create_app(database.url, bot_delay=0)) as client:

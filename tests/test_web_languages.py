@@ -30,8 +30,9 @@ from conquian.present.rules_text import rules_heading
 from conquian.present.spans import CardLook
 from conquian.rules import find_rules
 from conquian.web.app import create_app
-from conquian.web.hub import LiveMatch
 from conquian.web.languages import accept_language, catalogue, plural_index, plural_tree
+from conquian.web.live import LiveMatch
+from conquian.web.messages import Views
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -77,7 +78,7 @@ def state_at(ws: Any, seq: int) -> dict[str, Any]:
 
 def rebuilt(client: TestClient, game_id: str, seq: int) -> LiveMatch:
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    loaded = hub.store.load(game_id)
+    loaded = client.portal.call(hub.store.load, game_id)  # type: ignore[union-attr]
     assert loaded is not None
     row, actions, shuffles = loaded
     return LiveMatch(row, actions[:seq], shuffles)
@@ -202,7 +203,7 @@ def test_each_connection_at_a_table_reads_its_own_language(
             for (lang, seat), msg in seen.items():
                 assert_secret(msg, game, seat)
                 with speaking(lang.split("-")[0]):  # what the server says in that language
-                    assert words_of(msg) == words_of(game.view(seat)), (lang, seat)
+                    assert words_of(msg) == words_of(Views(game).state(seat)), (lang, seat)
             for seat in (0, None):
                 spanish = seen["es", seat]
                 english = seen["en", seat]

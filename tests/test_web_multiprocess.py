@@ -26,12 +26,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestDatabase, check_wire, hello, postgres_database, postgres_url_or_skip
+from web_helpers import (
+    TestDatabase,
+    check_wire,
+    hello,
+    load_stored,
+    postgres_database,
+    postgres_url_or_skip,
+)
 from websockets.sync.client import ClientConnection, connect
 
 from conquian.tools.load import post, start_server
-from conquian.web.hub import Conn, Hub, LiveMatch, UserError
-from conquian.web.store import Store
+from conquian.web.conn import Conn
+from conquian.web.database import open_store
+from conquian.web.hub import Hub
+from conquian.web.live import LiveMatch
+from conquian.web.messages import Views
+from conquian.web.requests import UserError, read_new_match
 
 RECEIVED: list[tuple[int | None, str]] = []
 """Every message the tests' sockets received, with the seat, checked for secrets."""
@@ -92,13 +103,9 @@ def stored_actions(db: TestDatabase, game_id: str) -> list[tuple[int, int, str]]
 
 
 def rebuilt(db: TestDatabase, game_id: str) -> LiveMatch:
-    store = Store(db.url)
-    try:
-        loaded = store.load(game_id)
-        assert loaded is not None
-        return LiveMatch(*loaded)
-    finally:
-        store.close()
+    loaded = load_stored(db.url, game_id)
+    assert loaded is not None
+    return LiveMatch(*loaded)
 
 
 def two_servers(db: TestDatabase, tmp_path: Path, bot_delay: float = 0.0) -> list[Any]:
@@ -169,7 +176,7 @@ def test_players_on_two_processes_play_on_into_the_next_deal(
         assert len(stored_actions(pg, game_id)) == acked == seq
         truth = rebuilt(pg, game_id)
         for p in (0, 1):  # what each process showed is the game the database holds
-            assert views[p]["obs"] == truth.view(p)["obs"]
+            assert views[p]["obs"] == Views(truth).state(p)["obs"]
         # each state reached the other process's player soon (a generous bound: the
         # machine is shared; docs/performance.md gives the measured figures)
         assert max(delays) < 2.0, max(delays)
@@ -359,37 +366,41 @@ def test_a_stale_process_catches_up_instead_of_storing_a_move_twice(pg: TestData
     late hub reads what it missed, and judges the move again against the new position."""
 
     async def run() -> None:
-        stores = [Store(pg.url), Store(pg.url)]
+        stores = [open_store(pg.url), open_store(pg.url)]
         hubs = [Hub(stores[0]), Hub(stores[1])]
         try:
-            game, token0, _ = await hubs[0].create("friend", name="Ana")
-            late = await hubs[1].get(game.id)
-            _, _, token1 = await hubs[1].join(game.id, "Ben")
-            await hubs[0].greet(game, 0, None)
-            await hubs[1].greet(late, 1, None)
-            await hubs[0].refresh(game)  # both know the deal now
+            room, token0, _ = await hubs[0].create(
+                read_new_match({"mode": "friend", "name": "Ana"})
+            )
+            game = room.live
+            there = await hubs[1].get(game.id)
+            late = there.live
+            _, _, token1 = await hubs[1].join(game.id, "Ben", None)
+            await hubs[0].greet(room, 0, None)
+            await hubs[1].greet(there, 1, None)
+            await hubs[0].sync.refresh(room)  # both know the deal now
             assert game.dealt and late.dealt and game.seq == late.seq == 0
             conns = [Conn(0), Conn(1)]
             p = game.game.state.to_act
             first = game.game.legal_actions()[0]
-            await hubs[0].act(game, conns[p], str(first), 1)  # hub 1 does not hear of it
+            await hubs[0].act(room, conns[p], first, 1)  # hub 1 does not hear of it
             assert game.seq == 1 and late.seq == 0
             # the same move, sent to the late hub: stored once, refused or judged again
             with pytest.raises(UserError):
-                await hubs[1].act(late, conns[p], str(first), 2)
+                await hubs[1].act(there, conns[p], first, 2)
             assert late.seq == 1  # it caught up
             assert pg.actions(game.id) == [(1, p, str(first))]
-            assert late.view(p)["obs"] == game.view(p)["obs"]
+            assert there.views.state(p)["obs"] == room.views.state(p)["obs"]
             # and it goes on: the next move made on the late hub is stored as number 2
             q = late.game.state.to_act
-            await hubs[1].act(late, conns[q], str(late.game.legal_actions()[0]), 3)
+            await hubs[1].act(there, conns[q], late.game.legal_actions()[0], 3)
             assert [s for s, _, _ in pg.actions(game.id)] == [1, 2]
             assert token0 != token1
         finally:
             for hub in hubs:
                 await hub.close()
             for store in stores:
-                store.close()
+                await store.close()
 
     asyncio.run(run())
 
@@ -403,16 +414,16 @@ def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
     from conquian.web.notify import Listener
 
     async def run() -> None:
-        stores = [Store(pg.url), Store(pg.url)]
+        stores = [open_store(pg.url), open_store(pg.url)]
         hubs = [Hub(stores[0]), Hub(stores[1])]
         reads: list[int] = []
-        real_since = stores[1].since_async
+        real_since = stores[1].since
 
         async def counted_since(*args: Any) -> Any:
             reads.append(args[1])
             return await real_since(*args)
 
-        stores[1].since_async = counted_since  # type: ignore[method-assign]
+        stores[1].since = counted_since  # type: ignore[method-assign]
         channel = stores[0].channel
         assert channel is not None
         heard: asyncio.Queue[Any] = asyncio.Queue()
@@ -422,16 +433,17 @@ def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
             for hub in hubs:
                 await hub.start()
             seats = [{"kind": "person"}, {"kind": "person"}]
-            game, _, invites = await hubs[0].create(
-                None, name="Ana", rules="mexican,num_players=3", seats=seats
-            )
-            there = await hubs[1].get(game.id)
+            asked = {"name": "Ana", "rules": "mexican,num_players=3", "seats": seats}
+            room, _, invites = await hubs[0].create(read_new_match(asked))
+            game = room.live
+            there_room = await hubs[1].get(game.id)
+            there = there_room.live
             watcher = Conn(1)
-            await hubs[1].connect(there, watcher)
-            for seat, invite in ((1, invites[0]), (2, invites[1])):
-                await hubs[0].join(game.id, f"P{seat}", invite["code"])
+            await hubs[1].connect(there_room, watcher)
+            for seat in (1, 2):
+                await hubs[0].join(game.id, f"P{seat}", invites[seat])
             for seat in range(3):
-                await hubs[0].greet(game, seat, None)
+                await hubs[0].greet(room, seat, None)
             conns = [Conn(0), Conn(1), Conn(2)]
             async with asyncio.timeout(30):  # hub 1 has dealt (it read the seeds)
                 while not there.dealt:
@@ -446,7 +458,7 @@ def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
                         await watcher.wake.wait()
                 state = game.game.state
                 action = state.legal_actions()[0]
-                await hubs[0].act(game, conns[state.to_act], str(action), None)
+                await hubs[0].act(room, conns[state.to_act], action, None)
                 async with asyncio.timeout(30):
                     while len(carried) < game.seq:
                         change = await heard.get()
@@ -464,13 +476,13 @@ def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
             # action i + 1: reads at 0 may also be for the seeds), never a move that a
             # notification carried
             assert reads and set(reads) <= set(exchanges)
-            assert there.view(1)["obs"] == game.view(1)["obs"]
+            assert there_room.views.state(1)["obs"] == room.views.state(1)["obs"]
         finally:
             await spy.close()
             for hub in hubs:
                 await hub.close()
             for store in stores:
-                store.close()
+                await store.close()
 
     asyncio.run(run())
 

@@ -19,7 +19,7 @@ from conquian.bots.review import ReviewSettings, review_deals
 from conquian.present.i18n import speaking
 from conquian.present.review import progress_text
 from conquian.records import GameRecord
-from conquian.web import hub as hub_module
+from conquian.web import coach as coach_module
 from conquian.web.app import create_app
 from conquian.web.hub import Hub
 
@@ -29,7 +29,7 @@ SAMPLES = 6
 
 @pytest.fixture
 def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    monkeypatch.setattr(hub_module, "REVIEW_SAMPLES", SAMPLES)
+    monkeypatch.setattr(coach_module, "REVIEW_SAMPLES", SAMPLES)
     db = sqlite_database(tmp_path / "games.sqlite3")
     with TestClient(create_app(db.url, bot_delay=0)) as c:
         yield c
@@ -104,7 +104,7 @@ def test_a_player_reviews_the_deal_that_ended(client: TestClient) -> None:
         progress, review = ask_review(ws, 1)
         # the same review as the command line's, of the deal's record, for seat 0
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-        game = hub.live[game_id].finished[0][0]
+        game = hub.rooms[game_id].live.finished[0][0]
         record = GameRecord.from_game(game)
         settings = ReviewSettings(samples=SAMPLES, seed=review["seed"])
         expected = review_deals([record], 0, settings)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pwd
@@ -21,8 +22,9 @@ from sqlalchemy.engine import make_url
 
 from conquian.cards import CARDS, format_mask, mask_indices
 from conquian.state import GameState
-from conquian.web.hub import LiveMatch
-from conquian.web.store import Store, hash_token
+from conquian.web.database import open_store
+from conquian.web.live import LiveMatch
+from conquian.web.schema import Loaded, hash_token
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])([A2-7JQK][shdc])(?![A-Za-z0-9_-])")
 """A card as the server writes it; not inside a word, nor inside a game id or token, which are
@@ -236,29 +238,39 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
     ``received`` holds (seat, raw text) pairs; every state message is checked against
     its game as it was after the message's number of actions.  Returns how many were.
     """
-    store = Store(db.url)
     games: dict[tuple[str, int], LiveMatch] = {}
     loaded: dict[str, Any] = {}
     checked = 0
-    try:
-        for seat, raw in received:
-            message = json.loads(raw)
-            if message.get("type") != "state":
-                continue
-            game_id, seq = message["game"]["id"], message["seq"]
-            if game_id not in loaded:
-                loaded[game_id] = store.load(game_id)
-                assert loaded[game_id] is not None, game_id
-            row, actions, shuffles = loaded[game_id]
-            key = (game_id, seq)
-            if key not in games:
-                games[key] = LiveMatch(row, actions[:seq], shuffles)
-            assert message["seat"] == seat
-            assert_secret({**message, "_raw": raw}, games[key], seat)
-            checked += 1
-    finally:
-        store.close()
+    for seat, raw in received:
+        message = json.loads(raw)
+        if message.get("type") != "state":
+            continue
+        game_id, seq = message["game"]["id"], message["seq"]
+        if game_id not in loaded:
+            loaded[game_id] = load_stored(db.url, game_id)
+            assert loaded[game_id] is not None, game_id
+        row, actions, shuffles = loaded[game_id]
+        key = (game_id, seq)
+        if key not in games:
+            games[key] = LiveMatch(row, actions[:seq], shuffles)
+        assert message["seat"] == seat
+        assert_secret({**message, "_raw": raw}, games[key], seat)
+        checked += 1
     return checked
+
+
+def load_stored(url: str, match_id: str) -> Loaded | None:
+    """A match as the database at ``url`` holds it (the store is awaited: read here in an
+    event loop of its own)."""
+
+    async def read() -> Loaded | None:
+        store = open_store(url)
+        try:
+            return await store.load(match_id)
+        finally:
+            await store.close()
+
+    return asyncio.run(read())
 
 
 NGINX = "/usr/sbin/nginx"

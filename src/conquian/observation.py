@@ -452,6 +452,44 @@ def parse_public_event(text: str, num_players: int = 4) -> PublicEvent:
     return PublicEvent(player, action, card, _enum(Source, match.group(4), "history"), owner)
 
 
+_VERBS = {word: kind for kind, word in KIND_WORDS.items()}
+
+
+def read_public_event(data: Mapping[str, Any], num_players: int = 4) -> PublicEvent:
+    """Read an event written by :meth:`PublicEvent.to_dict`.
+
+    >>> event = parse_public_event("p1 take 5d6d7d (7d:t)", 2)
+    >>> read_public_event(event.to_dict(), 2) == event
+    True
+
+    :raises InvalidNotationError: naming what is wrong.
+    """
+    if not isinstance(data, Mapping):
+        raise InvalidNotationError(f"An event must be an object, got {data!r}.")
+    player: int = data.get("player", -1)
+    if not _is_int(player) or not 0 <= player < num_players:
+        raise InvalidNotationError(f"An event's 'player' must be a seat, got {player!r}.")
+    kind = _VERBS.get(str(data.get("verb")))
+    if kind is None:
+        raise InvalidNotationError(f"Unknown verb in the event {data!r}.")
+    label = data.get("card")
+    card = -1 if label is None else _card(str(label), "history")
+    if kind is ActionKind.DISCARD or kind is ActionKind.EXCHANGE:
+        if card < 0 and kind is ActionKind.DISCARD:
+            raise InvalidNotationError(f"A discard names its card: {data!r}.")
+        return PublicEvent(player, Action(kind, card), card, Source.NONE)
+    if card < 0:
+        raise InvalidNotationError(f"The event {data!r} must name the centre card.")
+    melds = _partition(data.get("melds", []), "history")
+    if kind is ActionKind.TAKE and not melds:
+        raise InvalidNotationError(f"A take names the table it makes: {data!r}.")
+    owner: int = data.get("owner", -1)
+    if not _is_int(owner) or not -1 <= owner < num_players:
+        raise InvalidNotationError(f"An event's 'owner' must be a seat, got {owner!r}.")
+    source = _enum(Source, str(data.get("source")), "history")
+    return PublicEvent(player, Action(kind, -1, tuple(sorted(melds))), card, source, owner)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

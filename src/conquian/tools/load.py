@@ -34,7 +34,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ import orjson
 import websockets
 
 from ..bots import make_bot
-from ..observation import Observation
+from ..observation import Observation, PublicEvent, read_public_event
 
 
 def free_port() -> int:
@@ -205,6 +205,7 @@ async def play_seat(
                 tries = 0
                 await ws.send(hello(token, deltas=True))
                 last: dict[str, Any] | None = None
+                events: list[PublicEvent] = []  # the deal's moves, read once each
                 async for raw in ws:
                     msg = orjson.loads(raw)  # the client's own CPU shares the machine
                     if msg["type"] == "error":
@@ -212,6 +213,10 @@ async def play_seat(
                         continue
                     if msg["type"] != "state":
                         continue
+                    if msg["obs"] is not None:
+                        events[msg.get("history_from", 0) :] = [
+                            read_public_event(e) for e in msg["obs"]["history"]
+                        ]
                     whole_lists(msg, last)
                     last = msg
                     now = time.perf_counter()
@@ -232,7 +237,8 @@ async def play_seat(
                     obs_data = msg["obs"]
                     if obs_data is None or not obs_data["legal_actions"] or sent_at:
                         continue  # (None: the first deal waits for the other player's hello)
-                    obs = Observation.from_dict(obs_data)
+                    obs = Observation.from_dict({**obs_data, "history": []})
+                    obs = replace(obs, history=tuple(events))
                     deal = msg["match"]["deal"]
                     if deal != dealt:
                         bot.new_deal(obs.viewer, obs.rules)
@@ -436,18 +442,21 @@ def worker_pids(log: Path) -> list[int]:
 
 def lost_actions(db_url: str, acked: dict[tuple[str, int], str]) -> int:
     """How many acknowledged actions the database does not hold as acknowledged."""
-    from ..web.store import Store
+    from ..web.database import open_store
 
-    store = Store(db_url)
-    try:
-        stored: dict[str, dict[int, str]] = {}
-        for game, _ in acked:
-            if game not in stored:
-                loaded = store.load(game)
-                stored[game] = {} if loaded is None else {a.seq: a.action for a in loaded[1]}
-        return sum(1 for (game, seq), text in acked.items() if stored[game].get(seq) != text)
-    finally:
-        store.close()
+    async def count() -> int:
+        store = open_store(db_url)
+        try:
+            stored: dict[str, dict[int, str]] = {}
+            for game, _ in acked:
+                if game not in stored:
+                    loaded = await store.load(game)
+                    stored[game] = {} if loaded is None else {a.seq: a.action for a in loaded[1]}
+            return sum(1 for (game, seq), text in acked.items() if stored[game].get(seq) != text)
+        finally:
+            await store.close()
+
+    return asyncio.run(count())
 
 
 def main(argv: list[str] | None = None) -> int:

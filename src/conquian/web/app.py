@@ -93,20 +93,24 @@ from starlette.types import ASGIApp, Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import LEVEL_RATINGS
+from ..cards import mask_labels
 from ..errors import ConquianError
-from ..observation import observe
-from ..present.i18n import current_language, negotiate, speaking
+from ..observation import observe_public
+from ..present.i18n import current_language, speaking
 from ..present.rules_text import EM, describe, how_to_play, rules_heading
 from ..present.spans import BOLD, Line
 from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from . import words
-from .hub import MARKED, Conn, Hub, LiveMatch, UserError, check_seed, echo_id, segments
+from . import messages, words
+from .conn import Conn
+from .database import default_db_url, open_store
+from .hub import Hub, shuffle_offer
 from .languages import SCOPE_KEY, WEB_WORDS, Speaking, catalogue
+from .requests import UserError, echo_id, read_hello, read_join, read_new_match
+from .room import Room
 from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
-from .store import Store, default_db_url
 
 log = logging.getLogger("conquian.web")
 
@@ -160,14 +164,14 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(url)
+        store = open_store(url)
         app.state.hub = Hub(store, bot_delay=bot_delay)
         try:
             await app.state.hub.start()  # hear other processes' changes before serving
             yield
         finally:
             await app.state.hub.close()
-            store.close()
+            await store.close()
 
     routes = [
         Route("/", index),
@@ -327,49 +331,31 @@ async def page_words(request: Request) -> Response:
 
 
 async def create_game(request: Request) -> Response:
-    data = await _body(request, "create")
-    unknown = set(data) - {"mode", "level", "name", "rules", "public", "seats", "hints"}
-    if unknown:
-        raise UserError(
-            _("Unknown field(s): {fields}.").format(fields=", ".join(sorted(map(str, unknown))))
-        )
-    live, token, invitations = await _hub(request).create(
-        data.get("mode"),
-        level=data.get("level"),
-        name=data.get("name"),
-        rules=data.get("rules"),
-        public=data.get("public"),
-        seats=data.get("seats"),
-        hints=data.get("hints"),
-    )
+    asked = read_new_match(await _body(request, "create"))
+    room, token, invitations = await _hub(request).create(asked)
     answer = {
-        "id": live.id,
+        "id": room.id,
         "seat": 0,
         "token": token,
-        "shuffle": live.next_shuffle(),
-        "invitations": invitations,
+        "shuffle": shuffle_offer(room.live),
+        "invitations": [{"seat": seat, "code": code} for seat, code in invitations.items()],
     }
     return JSONResponse(answer, status_code=201)
 
 
 async def join_game(request: Request) -> Response:
-    data = await _body(request, "join")
-    unknown = set(data) - {"name", "invite"}
-    if unknown:
-        raise UserError(words.join_unknown_fields(str(u)[:20] for u in unknown))
-    live, seat, token = await _hub(request).join(
-        request.path_params["game_id"], data.get("name"), data.get("invite")
-    )
+    name, invite = read_join(await _body(request, "join"))
+    room, seat, token = await _hub(request).join(request.path_params["game_id"], name, invite)
     return JSONResponse(
-        {"id": live.id, "seat": seat, "token": token, "shuffle": live.next_shuffle()}
+        {"id": room.id, "seat": seat, "token": token, "shuffle": shuffle_offer(room.live)}
     )
 
 
 async def game_info(request: Request) -> Response:
     hub = _hub(request)
-    live = await hub.get(request.path_params["game_id"], current=True)
-    summary = live.summary()
-    hub.release(live)
+    room = await hub.get(request.path_params["game_id"], current=True)
+    summary = room.views.summary()
+    hub.release(room)
     return JSONResponse(summary)
 
 
@@ -421,20 +407,19 @@ async def replay(request: Request) -> Response:
     deal, text = await _record(request)
     record = GameRecord.loads(text)
     game = record.to_game()
-    look = MARKED
     hub = _hub(request)
-    live = await hub.get(request.path_params["game_id"])
-    shown = live.shown_names()
-    hub.release(live)
+    room = await hub.get(request.path_params["game_id"])
+    shown = room.views.shown_names()
+    hub.release(room)
     players = list(shown) if len(shown) == len(record.players) else list(record.players)
     names = Names(tuple(players))
     states = game.states()
     frames = [_frame(states[0], [])]
     for number, state in enumerate(states[1:]):
-        words = describe_events(
-            game.history[number : number + 1], names, look, game.rules.cards_to_win
+        said = describe_events(
+            game.history[number : number + 1], names, messages.LOOK, game.rules.cards_to_win
         )
-        frames.append(_frame(state, segments(words[0]) if words else []))
+        frames.append(_frame(state, messages.segments(said[0]) if said else []))
     return JSONResponse(
         {
             "deal": deal,
@@ -445,11 +430,12 @@ async def replay(request: Request) -> Response:
     )
 
 
-def _frame(state: GameState, words: list[Any]) -> dict[str, Any]:
-    public = observe(state, 0).to_dict()
-    del public["hand"], public["legal_actions"], public["history"]
-    hands = [observe(state, p).to_dict()["hand"] for p in range(len(state.hands))]
-    return {**public, "hands": hands, "words": words}
+def _frame(state: GameState, said: list[Any]) -> dict[str, Any]:
+    """A position of a finished deal: its public view with every hand (public now)."""
+    public = observe_public(state).to_dict()
+    del public["history"]
+    hands = [mask_labels(mask) for mask in state.hands]
+    return {**public, "hands": hands, "words": said}
 
 
 async def rules_text(request: Request) -> Response:
@@ -509,13 +495,13 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before the handshake: an HTTP 403
         return
     hub = _hub(websocket)
-    game_id = websocket.path_params["game_id"]
-    live: LiveMatch | None
+    match_id = websocket.path_params["game_id"]
+    room: Room | None
     missing = ""
     try:
-        live = await hub.get(game_id)
+        room = await hub.get(match_id)
     except UserError as exc:
-        live = None
+        room = None
         missing = str(exc)
     await websocket.accept()
     if "token" in websocket.query_params:
@@ -525,15 +511,15 @@ async def game_socket(websocket: WebSocket) -> None:
         ).format(hello=HELLO, watch=WATCH)
         await websocket.send_text(dumps({"type": "error", "message": said}))
         await websocket.close(code=1008, reason="token in the URL")
-        if live is not None:
-            hub.release(live)
+        if room is not None:
+            hub.release(room)
         return
     conn = Conn(None, lang=websocket.scope.get(SCOPE_KEY, "en"))
     greeted = False
     loop = asyncio.get_running_loop()
     writer = loop.create_task(_writer(websocket, conn))
     behind = loop.create_task(conn.fell_behind.wait())
-    if live is None:
+    if room is None:
         conn.send({"type": "error", "message": missing})
     try:
         while True:
@@ -541,21 +527,21 @@ async def game_socket(websocket: WebSocket) -> None:
             if message is None or message["type"] == "websocket.disconnect":
                 break
             with speaking(conn.lang):
-                live, greeted = await _message(hub, live, conn, message, greeted, missing)
+                room, greeted = await _message(hub, room, conn, message, greeted, missing)
     except WebSocketDisconnect:
         pass
     finally:
-        if live is not None:
+        if room is not None:
             if greeted:
-                hub.disconnect(live, conn)
+                hub.disconnect(room, conn)
             else:
-                hub.release(live)
+                hub.release(room)
         writer.cancel()
         behind.cancel()
     if conn.behind:
         log.warning(
-            "game %r: a client fell too far behind reading its messages; closing its connection",
-            game_id[:40],
+            "match %r: a client fell too far behind reading its messages; closing its connection",
+            match_id[:40],
         )
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
@@ -565,31 +551,31 @@ async def game_socket(websocket: WebSocket) -> None:
 
 
 async def _message(
-    hub: Hub, live: LiveMatch | None, conn: Conn, message: Message, greeted: bool, missing: str
-) -> tuple[LiveMatch | None, bool]:
-    """One message from the client, answered in the connection's language; returns the live
-    game and whether the client has said hello."""
+    hub: Hub, room: Room | None, conn: Conn, message: Message, greeted: bool, missing: str
+) -> tuple[Room | None, bool]:
+    """One message from the client, answered in the connection's language; returns the match
+    and whether the client has said hello."""
     text = message.get("text")
     if text is None:
         conn.send({"type": "error", "message": _("Send JSON text messages, not binary.")})
-        return live, greeted
+        return room, greeted
     if len(text) > MAX_MESSAGE:
         said = _("The message is too long ({length} characters; at most {most}).")
         conn.send({"type": "error", "message": said.format(length=len(text), most=MAX_MESSAGE)})
-        return live, greeted
+        return room, greeted
     try:
         data = loads(text)
     except JsonError as exc:
         conn.send({"type": "error", "message": exc.words("message")})
-        return live, greeted
-    if live is None:
+        return room, greeted
+    if room is None:
         conn.send({"type": "error", "message": missing})
-        return live, greeted
+        return room, greeted
     try:
         if isinstance(data, dict) and data.get("type") == "hello":
             if greeted:
                 raise UserError(_("This connection has said hello already."))
-            live = await _hello(hub, live, conn, data)
+            room = await hub.hello(room, conn, read_hello(data))
             greeted = True
         elif not greeted:
             raise UserError(
@@ -598,37 +584,12 @@ async def _message(
                 )
             )
         else:
-            await hub.handle(live, conn, data)
+            await hub.handle(room, conn, data)
     except UserError as exc:
-        reply: dict[str, Any] = {"type": "error", "message": str(exc)}
-        if exc.words is not None:
-            reply["words"] = exc.words
-        if isinstance(data, dict) and "id" in data:
-            reply["id"] = echo_id(data["id"])
-        conn.send(reply)
-    return live, greeted
-
-
-async def _hello(hub: Hub, live: LiveMatch, conn: Conn, data: dict[str, Any]) -> LiveMatch:
-    """Seat the connection by its token (or as a spectator), take its seed for the shuffle,
-    its language (``lang``, if it names one offered) and whether it wants the moves of the
-    deal as what changed (``deltas``: :meth:`.hub.Conn.send_state`), and send it the game."""
-    token, seed, lang = data.get("token"), data.get("seed"), data.get("lang")
-    if token is not None and not isinstance(token, str):
-        raise UserError(_("The seat token must be text."))
-    seed = None if seed is None else check_seed(seed)
-    if isinstance(lang, str) and lang.strip():
-        conn.lang = negotiate([lang[:40]])
-    conn.deltas = data.get("deltas") is True
-    with speaking(conn.lang):
-        conn.seat = await hub.seat_of(live, token) if token else None
-        if conn.seat == 0 and token:  # the creator: told the invitations of the free seats
-            conn.invites = {i["seat"]: i["code"] for i in live.invitations(token, taken=True)}
-        if token and conn.seat is None:
-            said = _("This link's seat token is not valid for this game; you are watching it.")
-            conn.send({"type": "error", "message": said})
-        live = await hub.greet(live, conn.seat, seed)
-        return await hub.connect(live, conn)
+        has_id = isinstance(data, dict) and "id" in data
+        msg_id = echo_id(data["id"]) if has_id else None
+        conn.send(messages.error(exc, msg_id, with_id=has_id))
+    return room, greeted
 
 
 async def _receive(websocket: WebSocket, behind: asyncio.Task[Any]) -> Message | None:

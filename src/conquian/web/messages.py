@@ -303,7 +303,7 @@ def segments(line: Sequence[Any]) -> Words:
     """A line of words as JSON: plain strings, and ``{"card": "Kh"}`` for each card span.
 
     >>> from conquian.present.spans import Span
-    >>> segments([Span("take "), Span("5♥", "bold", 17), Span(" now")])
+    >>> segments([Span("take "), Span("5♥", "bold", 14), Span(" now")])
     ['take ', {'card': '5h'}, ' now']
     """
     out: Words = []
@@ -612,9 +612,7 @@ def _forms(obs: Observation, kind: ActionKind) -> list[Form]:
     ]
 
 
-def with_invitations(
-    state: StateMessage, invites: dict[int, str], live: LiveMatch
-) -> StateMessage:
+def with_invitations(state: StateMessage, invites: dict[int, str], live: LiveMatch) -> StateMessage:
     """The state, with the invitations of the free seats for the creator's connection."""
     if not invites:
         return state

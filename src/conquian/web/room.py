@@ -25,7 +25,7 @@ from ..bots.review import Review
 from ..present.i18n import speaking
 from .conn import Conn
 from .live import LiveMatch
-from .messages import StateMessage, Views, with_invitations
+from .messages import Shared, StateMessage, Views, with_invitations
 from .schema import ActionRow
 from .store import Store
 
@@ -78,7 +78,7 @@ class Room:
         gets ``ack`` with it.  The parts the same for every seat are worked out once per
         language, and each (seat, language) once."""
         cache: dict[tuple[int | None, str], StateMessage] = {}
-        shared = {}
+        shared: dict[str, Shared] = {}
         for conn in list(self.conns):
             state = cache.get((conn.seat, conn.lang))
             if state is None:

@@ -11,6 +11,7 @@ changes (:mod:`.notify`); SQLite serves one process.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import logging
 import os
@@ -29,7 +30,7 @@ from starlette.applications import Starlette
 
 from .app import MAX_MESSAGE, create_app
 from .dispatch import Dispatcher, HandedServer
-from .store import Store, default_db_url
+from .database import default_db_url, open_store
 
 SEND_BUFFER = 128 * 1024
 """Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
@@ -68,7 +69,8 @@ def serve(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        Store(db).close()  # reach the database (and create its tables) before serving
+        # reach the database (and make its tables) before serving
+        asyncio.run(open_store(db).close())
     except (SQLAlchemyError, OSError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         print(f"conquian serve: cannot use the database {shown_db}: {why}", file=sys.stderr)

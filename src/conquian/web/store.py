@@ -54,7 +54,6 @@ from .schema import (
     deal_row,
     deal_values,
     deals,
-    make_engine,
     match_row,
     matches,
     metadata,

@@ -205,6 +205,18 @@ def waiting_to_join() -> str:
 # ---------------------------------------------------------------- the live match's refusals
 
 
+def no_such_match(match_id: str) -> str:
+    """A match id that names no match (quoted as it came, cut short)."""
+    return _("There is no game {game}.").format(game=repr(match_id))
+
+
+def seed_given(deal: int) -> str:
+    """A seat's second seed for one deal's shuffle."""
+    return _("You have added your seed to the shuffle of deal {number} already.").format(
+        number=deal
+    )
+
+
 def refusal(refused: Refused) -> tuple[str, int]:
     """A refusal of the live match in words, with the HTTP status of an answer that carries it.
 
@@ -218,8 +230,7 @@ def refusal(refused: Refused) -> tuple[str, int]:
         )
         return said, 400
     if reason is Refusal.SEED_GIVEN:
-        said = _("You have added your seed to the shuffle of deal {number} already.")
-        return said.format(number=refused.deal), 400
+        return seed_given(refused.deal), 400
     words: dict[Refusal, tuple[Callable[[], str], int]] = {
         Refusal.WAITING_FOR_PLAYERS: (waiting_to_join, 400),
         Refusal.SHUFFLING: (

@@ -645,14 +645,12 @@ function wholeLists(msg, last) {
   }
 }
 
-// The verb of an event of the observation's history ("p1 take 5d6d7d (7d:t)"), its player
-// and the card it names (the centre card in brackets, or the card discarded or passed).
-function parseEvent(text) {
-  const m = /^p(\d+) (\w+)(?: ([^ (]+))?(?: \((\w\w):\w*\))?/.exec(text || "");
-  if (!m) return null;
-  const [, player, verb, arg, centre] = m;
-  const card = centre || (verb === "discard" || verb === "exchange" ? arg : null);
-  return { player: Number(player), verb, card: card && card !== "?" ? card : null };
+// An event of the observation's history as the server sends it (its player, its verb and
+// the card it concerned: the centre card, or the card discarded or passed on; null for
+// another player's exchange choice).
+function parseEvent(event) {
+  if (!event || typeof event !== "object") return null;
+  return { player: event.player, verb: event.verb, card: event.card || null };
 }
 
 // The sound of what just happened: a deal dealt, a card taken or discarded, a force, the
