@@ -827,6 +827,7 @@ def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) 
                 )
     finally:
         engine.dispose()
+
     async def read_back() -> None:
         store = open_store(database.url)
         try:

@@ -29,8 +29,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 
 from .app import MAX_MESSAGE, create_app
-from .dispatch import Dispatcher, HandedServer
 from .database import default_db_url, open_store
+from .dispatch import Dispatcher, HandedServer
 
 SEND_BUFFER = 128 * 1024
 """Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
