@@ -32,7 +32,7 @@ from conquian.rules import find_rules
 from conquian.web.app import create_app
 from conquian.web.languages import accept_language, catalogue, plural_index, plural_tree
 from conquian.web.live import LiveMatch
-from conquian.web.messages import Views
+from conquian.web.views import Views
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -41,8 +41,8 @@ from conquian.web.conn import Conn
 from conquian.web.database import open_store
 from conquian.web.hub import Hub
 from conquian.web.live import LiveMatch
-from conquian.web.messages import Views
 from conquian.web.requests import UserError, read_new_match
+from conquian.web.views import Views
 
 RECEIVED: list[tuple[int | None, str]] = []
 """Every message the tests' sockets received, with the seat, checked for secrets."""

@@ -19,7 +19,8 @@ from conquian.present.words import Names, describe_events
 from conquian.web.app import create_app
 from conquian.web.hub import Hub
 from conquian.web.live import LiveMatch
-from conquian.web.messages import LOOK, Views, segments
+from conquian.web.messages import LOOK, segments
+from conquian.web.views import Views
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 A :class:`Room` holds one :class:`~.live.LiveMatch` with the lock that serialises every change
 to it (as one actor per game would), the connections that see it, the task that moves its
-computer players, its views (:class:`~.messages.Views`), the reviews asked for, and what
+computer players, its views (:class:`~.views.Views`), the reviews asked for, and what
 other processes have told of it and this one has not read yet.
 
 >>> from conquian.web.live import new_match_row
@@ -25,9 +25,10 @@ from ..bots.review import Review
 from ..present.i18n import speaking
 from .conn import Conn
 from .live import LiveMatch
-from .messages import Shared, StateMessage, Views, with_invitations
+from .messages import StateMessage
 from .schema import ActionRow
 from .store import Store
+from .views import Shared, Views, with_invitations
 
 log = logging.getLogger("conquian.web")
 
