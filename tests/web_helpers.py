@@ -13,6 +13,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -261,7 +262,8 @@ def check_wire(db: TestDatabase, received: Iterable[tuple[int | None, str]]) -> 
 
 def load_stored(url: str, match_id: str) -> Loaded | None:
     """A match as the database at ``url`` holds it (the store is awaited: read here in an
-    event loop of its own)."""
+    event loop of its own, in a thread of its own, since the caller may be running one: the
+    Playwright tests are)."""
 
     async def read() -> Loaded | None:
         store = open_store(url)
@@ -270,7 +272,8 @@ def load_stored(url: str, match_id: str) -> Loaded | None:
         finally:
             await store.close()
 
-    return asyncio.run(read())
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, read()).result()
 
 
 NGINX = "/usr/sbin/nginx"
