@@ -455,11 +455,11 @@ def drive_match(
                     "processes)."
                 )
         import_ray(ray)  # before the first deal: say now if the extra is missing
-    players = config.table()
+    player = config.table()
     try:
         for index, spec in enumerate(specs):
             if spec.startswith(CMD_PREFIX):
-                external = players.external_bot(index)
+                external = player.external_bot(index)
                 try:
                     external.start()
                 except BotFailure as exc:
@@ -473,20 +473,20 @@ def drive_match(
             run_on_ray(config, result, ray, jobs, started, progress)
         elif jobs == 1:
             for deal in range(first, first + deals):
-                result.add(players.play_deals(deal, deal + 1))
+                result.add(player.play_deals(deal, deal + 1))
                 result.elapsed_s = time.perf_counter() - started
                 if progress is not None:
                     progress(result.deals, deals, result)
         else:
-            players.close()
+            player.close()
             run_parallel(config, result, jobs, started, progress)
     except KeyboardInterrupt:
         if result is None:
             result = new_result(names)
         result.interrupted = True
-        players.close(now=True)
+        player.close(now=True)
     finally:
-        players.close()
+        player.close()
     result.elapsed_s = time.perf_counter() - started
     return result
 
