@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from conquian.errors import ConquianError
-from conquian.tools.arena import _Config, run_match
+from conquian.tools.arena import DuplicateConfig, run_match
 from conquian.tools.selfplay import run_selfplay
 from conquian.tools.table_arena import run_table_match
 
@@ -316,7 +316,7 @@ def test_an_error_in_a_task_is_raised_here(connected: str) -> None:
 
     result = run_match("greedy", "random", 1, seed=1)  # a result to count into
     result.deals_requested = 2
-    config = _Config(("greedy", "grandmaster"), "standard", 1, None, 1000)
+    config = DuplicateConfig(("greedy", "grandmaster"), "standard", 1, None, 1000)
     with pytest.raises(ConquianError, match="grandmaster"):
         run_on_ray(config, result, connected, 1, 0.0, None)
 

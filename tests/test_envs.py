@@ -29,6 +29,7 @@ from conquian.envs.spaces import (
     observation_bits,
 )
 from conquian.errors import GameOverError, IllegalActionError
+from conquian.game import Game
 from conquian.rules import find_rules
 from conquian.state import Phase
 from conquian.tools.arena import run_match
@@ -223,6 +224,37 @@ def test_a_replaced_history_rewrites_the_whole_tensor() -> None:
         assert np.array_equal(
             first.observation_and_mask(player)[0], reference_tensor(second, player)
         )
+
+
+def test_an_episode_follows_the_game_whose_history_it_shares() -> None:
+    """Actions pushed on the game are the episode's too; ids chosen here play nothing until
+    their action is pushed there; a decision begun before a push is not kept after it."""
+    rng = random.Random(6)
+    game = Game("standard", seed=6, dealer=0)
+    episode = Episode(game.state, history=game.history)
+    chosen_here = pushed_there = 0
+    while not game.state.is_over:
+        episode.legal_ids()  # a decision begun in this position
+        if rng.random() < 0.5:  # a move pushed on the game alone, as a bot's
+            game.push(rng.choice(game.legal_actions()))
+            pushed_there += 1
+        else:
+            before = len(game.history)
+            while (action := episode.choose(rng.choice(episode.legal_ids()))) is None:
+                pass
+            assert len(game.history) == before and action in game.legal_actions()
+            game.push(action)
+            chosen_here += 1
+        fresh = Episode(game.state.copy(), history=list(game.history))
+        assert episode.legal_ids() == fresh.legal_ids()
+        for player in (0, 1):
+            assert episode.observation(player) == fresh.observation(player)
+            assert np.array_equal(
+                episode.observation_and_mask(player)[0], reference_tensor(fresh, player)
+            )
+    assert chosen_here > 10 and pushed_there > 10
+    with pytest.raises(GameOverError):
+        episode.choose(episode.space.size - 1)
 
 
 def test_observations_and_masks_belong_to_the_caller() -> None:

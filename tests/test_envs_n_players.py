@@ -950,3 +950,60 @@ def test_two_player_outputs_are_unchanged(what: str) -> None:
     }.get(what)
     found = digest() if digest is not None else _episode_digest(what)
     assert found == TWO_PLAYER_DIGESTS[what]
+
+
+# ------------------------------------ Gymnasium opponents through the seat driver
+
+
+def _opponents_digest(rules: str, opponent: Any, seat: int | None) -> str:
+    """Every output of three deals against bots (observations, masks, rewards, infos) and,
+    at the end of each, the whole public history and each bot's seat and random state."""
+    import gymnasium
+
+    import conquian.envs  # noqa: F401
+
+    env = gymnasium.make("conquian/Conquian-v0", rules=rules, opponent=opponent, seat=seat)
+    raw = env.unwrapped
+    h = hashlib.sha256()
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        observation, info = env.reset(seed=seed)
+        _feed(h, observation["observation"], observation["action_mask"], sorted(info.items()))
+        terminated = False
+        while not terminated:
+            legal = np.flatnonzero(observation["action_mask"])
+            observation, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+            _feed(
+                h,
+                observation["observation"],
+                observation["action_mask"],
+                reward,
+                terminated,
+                truncated,
+                sorted(info.items()),
+            )
+        _feed(
+            h,
+            [str(event) for event in raw.episode.history],
+            [(bot.player, bot.rng.getstate()) for bot in raw.bots],
+        )
+    return h.hexdigest()
+
+
+# Computed with the environment's own bot loop, before it played its opponents through the
+# seat driver (commit bff96a2).
+OPPONENTS_DIGESTS = {
+    ("standard", "medium", 1): "94534f03a2fe209472ea95cd608362a95cfff73f44f9cd024d7eac4ba5186fd0",
+    (MEX, ("random", "heuristic"), None): (
+        "bba9abc2f06fdf95ff0dfd4a73970dfa0fc405fdc2baa868241b20a06162ea2c"
+    ),
+    (MEX4, ("greedy", "random", "medium"), 2): (
+        "38789a08be8cec5e447db66dcf7cbde3ef924563b3d946b446d587cc32299a51"
+    ),
+}
+
+
+@pytest.mark.parametrize(("rules", "opponent", "seat"), list(OPPONENTS_DIGESTS))
+def test_gymnasium_opponents_play_as_before(rules: str, opponent: Any, seat: int | None) -> None:
+    found = _opponents_digest(rules, opponent, seat)
+    assert found == OPPONENTS_DIGESTS[rules, opponent, seat]

@@ -71,18 +71,31 @@ def rules_for(rules: Rules | str, num_players: int | None = None) -> Rules:
 
 
 class Episode:
-    """A deal, its public history and the acting player's unfinished decision."""
+    """A deal, its public history and the acting player's unfinished decision.
+
+    ``history`` is the public history so far; the list given is kept, not copied.  An
+    episode can so follow a :class:`~conquian.game.Game` (``Episode(game.state, layout,
+    game.history)``): the actions pushed on the game, not taken back, are the episode's
+    too, and the acting player's ids are chosen here (:meth:`choose`) and pushed there.
+    """
 
     def __new__(cls, *args: object, **kwargs: object) -> Episode:
         return object.__new__(cls)  # for mypyc, as GameState.__new__
 
-    def __init__(self, state: GameState, layout: TensorLayout | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        layout: TensorLayout | None = None,
+        history: list[PublicEvent] | None = None,
+    ) -> None:
         self.state = state
         self.layout = layout if layout is not None else TensorLayout(state.rules)
         self.space: ActionSpace = self.layout.space
-        self.history: list[PublicEvent] = []
+        self.history: list[PublicEvent] = [] if history is None else history
         self._history: tuple[PublicEvent, ...] | None = ()
         self._decision: Decision | None = None
+        self._decision_at = 0
+        """The length of the history when :attr:`_decision` was begun."""
         self._trackers: list[ObservationTracker | None] = [None] * len(state.hands)
 
     @classmethod
@@ -108,6 +121,7 @@ class Episode:
         new._history = self._history
         new._trackers = [None if t is None else t.copy() for t in self._trackers]
         new._decision = None if self._decision is None else self._decision.copy()
+        new._decision_at = self._decision_at
         return new
 
     def __deepcopy__(self, memo: dict[int, object]) -> Episode:
@@ -125,12 +139,21 @@ class Episode:
     @property
     def decision(self) -> Decision:
         """The acting player's current decision (built on first use)."""
-        decision = self._decision
+        decision = self._begun()
         if decision is None:
             state = self.state
             decision = self._decision = Decision(
                 self.space, state.legal_actions(), state.tables[state.to_act], state.phase
             )
+            self._decision_at = len(self.history)
+        return decision
+
+    def _begun(self) -> Decision | None:
+        """The decision begun in this position, if any (not one begun before an action
+        pushed on the game this episode follows)."""
+        decision = self._decision
+        if decision is not None and self._decision_at != len(self.history):
+            decision = self._decision = None
         return decision
 
     def legal_ids(self) -> list[int]:
@@ -145,28 +168,35 @@ class Episode:
             return np.zeros(self.space.size, dtype=np.int8)
         return self.decision.mask().copy()
 
-    def step(self, action_id: object) -> Action | None:
-        """Play one id; returns the engine action when it completes one.
+    def choose(self, action_id: object) -> Action | None:
+        """Take one id of the acting player's decision without playing anything: the
+        engine action once the id completes one (for the caller to play, e.g. on the game
+        this episode follows), else None.
 
         :raises IllegalActionError: for an id that is not legal now; nothing changes.
         """
         if self.state.phase is Phase.OVER:
             raise GameOverError(f"The deal is over; action id {action_id!r} cannot be played.")
-        decision = self._decision
-        if decision is None:
-            decision = self.decision
-        action = decision.step(action_id)
+        action = self.decision.step(action_id)
+        if action is not None:
+            self._decision = None
+        return action
+
+    def step(self, action_id: object) -> Action | None:
+        """Play one id; returns the engine action when it completes one.
+
+        :raises IllegalActionError: for an id that is not legal now; nothing changes.
+        """
+        action = self.choose(action_id)
         if action is not None:
             state = self.state
             self.history.append(public_event(state, action))
-            self._history = None
             state.apply_unchecked(action)
-            self._decision = None
         return action
 
     def play(self, action: Action) -> None:
         """Play a whole engine action (checked), e.g. one chosen by a bot."""
-        decision = self._decision
+        decision = self._begun()
         if decision is not None and (
             decision.chosen or (decision.mode >= 0 and self.state.phase is not Phase.FORCED)
         ):
@@ -177,19 +207,17 @@ class Episode:
         event = public_event(state, action)
         state.apply(action)
         self.history.append(event)
-        self._history = None
-        self._decision = None
 
     def observation(self, player: int) -> Observation:
         """``player``'s observation, with the public history."""
         history = self._history
-        if history is None:
+        if history is None or len(history) != len(self.history):  # actions played since
             history = self._history = tuple(self.history)
         return observe(self.state, player, history)
 
     def pending(self, player: int) -> Pending | None:
         """The melds ``player`` has chosen so far in an unfinished take (only he sees them)."""
-        decision = self._decision
+        decision = self._begun()
         if decision is None or decision.mode < 0 or player != self.state.to_act or self.over:
             return None
         return Pending(decision.mode, decision.chosen)
@@ -212,13 +240,11 @@ class Episode:
         Both are fresh arrays that the caller owns: later steps do not change them.
         """
         state = self.state
-        decision = self._decision
         if state.phase is Phase.OVER or player != state.to_act:
             pending = None
             mask = np.zeros(self.space.size, dtype=np.int8)
         else:
-            if decision is None:
-                decision = self.decision
+            decision = self.decision
             pending = None if decision.mode < 0 else Pending(decision.mode, decision.chosen)
             mask = decision.mask().copy()
         tracker = self._trackers[player]

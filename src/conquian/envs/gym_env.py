@@ -2,7 +2,8 @@
 
 The agent plays one seat; every other seat (one with two players, ``N - 1`` at a
 table of ``N``, from the rules or ``num_players``) is a :mod:`conquian.bots` bot that
-acts on its own observation whenever it is its turn.  ``opponent`` is one bot name
+acts on its own observation whenever it is its turn, played through the seat driver
+(:class:`conquian.seats.Table`) as in the games and the arena.  ``opponent`` is one bot name
 for every other seat, or a list of ``N - 1`` names, for the seats after the
 agent's in play order (the next seat first).  Observations and actions are those
 of the PettingZoo environment: a dict of ``observation`` (int8 0/1 tensor) and
@@ -42,8 +43,10 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..errors import IllegalActionError
+from ..game import Game
 from ..rules import Rules
-from ..state import GameState, shuffled_deck
+from ..seats import Seat, Table
+from ..state import shuffled_deck
 from .episode import Episode, rules_for
 from .spaces import TensorLayout
 
@@ -114,6 +117,8 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         )
         self.action_space = spaces.Discrete(size)
         self.episode: Episode | None = None
+        """The agent's view of the deal: it follows the game that the seat driver plays."""
+        self._table: Table | None = None
         self.bots: list[Bot] = []
         """The bots of the current deal, in the order of :attr:`opponent_names`."""
         self.seat = 0
@@ -147,37 +152,30 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
             seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
             raise ValueError(f"The seat must be {seats}, got {seat!r}.")
         self.seat = seat
-        self.bots = []
-        for k, name in enumerate(self.opponent_names, start=1):
-            bot = make_bot(name, rng=random.Random(int(rng.integers(2**63))))
-            bot.new_deal((seat + k) % n, self.rules)
-            self.bots.append(bot)
-        state = GameState.deal(self.rules, deck=list(deck), dealer=dealer)
-        self.episode = Episode(state, self.layout)
-        self._play_bot()
+        self.bots = [
+            make_bot(name, rng=random.Random(int(rng.integers(2**63))))
+            for name in self.opponent_names
+        ]
+        game = Game(self.rules, deck=deck, dealer=dealer)
+        bot_of = {(seat + k) % n: bot for k, bot in enumerate(self.bots, start=1)}
+        self._table = Table(
+            [Seat(name, bot_of.get(p)) for p, name in enumerate(game.players)], self.rules
+        )
+        self._table.start(game)  # each bot is told its seat
+        self.episode = Episode(game.state, self.layout, game.history)
+        self._play_bots()
         return self._observation(), {"seat": seat}
 
-    def _play_bot(self) -> None:
-        """Let the bots play until it is the agent's turn or the deal is over."""
-        episode = self._episode()
-        n = self.rules.num_players
-        seat = self.seat
-        bots = self.bots
-        while not episode.over and episode.player != seat:
-            player = episode.player
-            bot = bots[(player - seat) % n - 1]
-            obs = episode.observation(player)
-            if bot.sees_everything:
-                action = bot.act_with_state(obs, episode.state.copy())
-            else:
-                action = bot.act(obs)
-            episode.play(action)
-        if episode.over:
-            outcome = episode.state.outcome()
-            for k, bot in enumerate(bots, start=1):
-                bot.deal_over(
-                    episode.observation((seat + k) % n), outcome.winner if outcome else None
-                )
+    def _play_bots(self) -> None:
+        """Let the bots play until it is the agent's turn or the deal is over, then tell
+        them the end."""
+        table = self._table
+        assert table is not None
+        while table.bot_to_act() is not None:
+            turn = table.bot_turn()
+            table.push(turn.player, turn.decide())
+        if table.deal_is_over:
+            table.settle()
 
     def _episode(self) -> Episode:
         if self.episode is None:
@@ -198,14 +196,16 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         action_id = episode.space.check(action)
         info: dict[str, Any] = {"seat": self.seat}
         try:
-            done = episode.step(action_id)
+            done = episode.choose(action_id)
         except IllegalActionError as exc:
             if self.illegal_action == "raise":
                 raise
             info["illegal_action"] = str(exc)
             return self._observation(), 0.0, episode.over, False, info
         if done is not None:
-            self._play_bot()
+            assert self._table is not None
+            self._table.push(self.seat, done)
+            self._play_bots()
         reward = episode.returns()[self.seat] if episode.over else 0.0
         if self.render_mode == "human":
             self.render()

@@ -250,9 +250,7 @@ def state_from_observation(
     opp_hand |= sum(1 << card for card in rng.sample(unknown, count))
     engine = determinize(obs, opp_hand, rng)
     engine.validate()
-    episode = Episode(engine, game.layout)
-    episode.history = list(obs.history)
-    episode._history = None
+    episode = Episode(engine, game.layout, list(obs.history))
     state = ConquianState(game)
     state.deck = list(range(NUM_CARDS))  # the deal is over; the order no longer matters
     state.episode = episode

@@ -15,7 +15,6 @@ program speaking the bot protocol (see :mod:`conquian.bots.protocol`).
 
 from __future__ import annotations
 
-import hashlib
 import math
 import multiprocessing
 import os
@@ -32,19 +31,15 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, Protocol, TypeVar
 
-from ..bots import Bot, make_bot
-from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
-from ..errors import ConquianError, IllegalActionError
-from ..game import Game
-from ..records import GameRecord
+from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure
+from ..errors import ConquianError
 from ..rules import Rules, find_rules
-from ..seats import Seat, Table
+from .deal_player import CMD_PREFIX, ArenaConfig, PlayedGame, check_spec, derive_seed
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the normal distribution."""
 ELO_CAP = 800.0
 """Elo differences are clamped to +/- this (a score of 0 or 1 has no finite Elo)."""
-CMD_PREFIX = "cmd:"
 
 ProgressFn = Callable[[int, int, "MatchResult"], None]
 """``progress(deals_done, deals_total, result_so_far)``."""
@@ -338,166 +333,64 @@ class MatchResult:
 # ------------------------------------------------------------------- playing
 
 
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 64-bit seed from the match seed and a path, the same on every machine and run."""
-    text = ":".join(str(p) for p in (seed, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def check_spec(spec: str) -> None:
-    """:raises ConquianError: if ``spec`` names no bot."""
-    if spec.startswith(CMD_PREFIX):
-        if not spec[len(CMD_PREFIX) :].strip():
-            raise ConquianError("'cmd:' must be followed by the bot's command line.")
-        return
-    try:
-        make_bot(spec)
-    except (ImportError, AttributeError) as exc:
-        raise ConquianError(f"The bot {spec!r} is not available: {exc}.") from None
-
-
 @dataclass(frozen=True, slots=True)
-class _Config:
-    specs: tuple[str, str]
-    rules: str
-    seed: int
-    records_dir: str | None
-    time_limit_ms: int
+class DuplicateConfig(ArenaConfig[GameResult]):
+    """A duplicate match of two bots (A and B, indices 0 and 1): each shuffle's two
+    seatings are its two games, game 0 with bot A as player 0, game 1 with bot B."""
 
-    def table(self) -> _Table:
-        return _Table(self)
+    def bot_seed(self, deal: int, seating: tuple[int, ...], index: int) -> int:
+        return derive_seed(self.seed, "bot", deal, seating.index(0), "ab"[index])
 
+    def describe(self, deal: int, seating: tuple[int, ...]) -> str:
+        return f"deal {deal + 1}, game {seating.index(0) + 1}"
 
-class _Table:
-    """Plays the deals of a match in one process, keeping external bot programs running."""
-
-    def __init__(self, config: _Config) -> None:
-        self.config = config
-        self.rules: Rules = find_rules(config.rules)
-        self.external: dict[int, ExternalBot] = {}
-
-    def external_bot(self, side: int) -> ExternalBot:
-        bot = self.external.get(side)
-        if bot is None:
-            command = self.config.specs[side][len(CMD_PREFIX) :]
-            bot = ExternalBot(command, time_limit_ms=self.config.time_limit_ms)
-            self.external[side] = bot
-        return bot
-
-    def bot(self, side: int, deal: int, game: int) -> Bot:
-        spec = self.config.specs[side]
-        if spec.startswith(CMD_PREFIX):
-            return self.external_bot(side)
-        rng = random.Random(derive_seed(self.config.seed, "bot", deal, game, "ab"[side]))
-        return make_bot(spec, rng=rng)
-
-    def play_deals(self, start: int, stop: int) -> list[GameResult]:
-        return [g for deal in range(start, stop) for g in (self.play(deal, 0), self.play(deal, 1))]
-
-    def play(self, deal: int, game: int) -> GameResult:
-        """One game: shuffle ``deal`` with bot A as player ``game``."""
-        config = self.config
-        a_player = game
-        side_of = (0, 1) if a_player == 0 else (1, 0)  # side_of[player]
-        dealer = deal % 2
-        g = Game(
-            self.rules,
-            seed=derive_seed(config.seed, "deal", deal),
-            dealer=dealer,
-            players=(config.specs[side_of[0]], config.specs[side_of[1]]),
-        )
-        bots = [self.bot(side_of[p], deal, game) for p in (0, 1)]
-        table = Table([Seat(g.players[p], bots[p]) for p in (0, 1)], g.rules)
-        ms: tuple[list[float], list[float]] = ([], [])
-        choice_ms: tuple[list[float], list[float]] = ([], [])
-        failure: str | None = None
-        failed_player = -1
-        try:
-            table.start(g)
-        except BotFailure as exc:
-            # every seat is a bot, told in seat order: the first not told is the one that failed
-            failure, failed_player = str(exc), len(table.dealt)
-        while failure is None and not g.state.is_over:
-            turn = table.bot_turn()
-            p = turn.player
-            started = time.perf_counter()
-            try:
-                action = turn.decide()
-            except BotFailure as exc:
-                failure, failed_player = str(exc), p
-                break
-            elapsed = (time.perf_counter() - started) * 1000
-            ms[side_of[p]].append(elapsed)
-            if len(turn.obs.legal_actions) > 1:
-                choice_ms[side_of[p]].append(elapsed)
-            try:
-                table.push(p, action)
-            except IllegalActionError as exc:
-                raise ConquianError(
-                    f"The bot {config.specs[side_of[p]]!r} chose an illegal action "
-                    f"{action} (deal {deal + 1}, game {game + 1}): {exc}"
-                ) from None
-        outcome = g.state.outcome()
-        if failure is not None:
-            winner: int | None = 1 - failed_player
-            termination = "forfeit"
-        else:
-            assert outcome is not None
-            winner, termination = outcome.winner, outcome.termination.value
-        table.tell_bots(winner, failure)
-        if config.records_dir is not None:
-            self.save(g, deal, game, failure)
-        return GameResult(
-            deal=deal,
-            game=game,
-            dealer=dealer,
-            a_player=a_player,
-            winner=None if winner is None else "ab"[side_of[winner]],
-            termination=termination,
-            stake=g.stake,
-            actions=len(g.history),
-            failure=failure,
-            ms=(tuple(ms[0]), tuple(ms[1])),
-            choice_ms=(tuple(choice_ms[0]), tuple(choice_ms[1])),
-        )
-
-    def save(self, g: Game, deal: int, game: int, failure: str | None) -> None:
-        assert self.config.records_dir is not None
+    def record(self, deal: int, seating: tuple[int, ...]) -> tuple[str, dict[str, str]]:
+        game = seating.index(0)
         meta = {
             "event": "arena",
-            "bot_a": self.config.specs[0],
-            "bot_b": self.config.specs[1],
+            "bot_a": self.specs[0],
+            "bot_b": self.specs[1],
             "deal": str(deal + 1),
             "duplicate": str(game + 1),
-            "match_seed": str(self.config.seed),
+            "match_seed": str(self.seed),
         }
-        if failure is not None:
-            meta["forfeit"] = failure
-        path = os.path.join(self.config.records_dir, f"deal-{deal + 1:05d}-{game + 1}.toml")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(GameRecord.from_game(g, **meta).dumps())
+        return f"deal-{deal + 1:05d}-{game + 1}.toml", meta
 
-    def close(self, *, now: bool = False) -> None:
-        for bot in self.external.values():
-            if now:
-                bot.kill()
-            else:
-                bot.close()
-        self.external.clear()
+    def forfeit_winner(self, failed_player: int) -> int | None:
+        return 1 - failed_player
+
+    def result(self, played: PlayedGame) -> GameResult:
+        seating, g = played.seating, played.game
+        a_player = seating.index(0)
+        return GameResult(
+            deal=played.deal,
+            game=a_player,
+            dealer=g.dealer,
+            a_player=a_player,
+            winner=None if played.winner is None else "ab"[seating[played.winner]],
+            termination=played.termination,
+            stake=g.stake,
+            actions=len(g.history),
+            failure=played.failure,
+            ms=(played.ms[0], played.ms[1]),
+            choice_ms=(played.choice_ms[0], played.choice_ms[1]),
+        )
 
 
 # ------------------------------------------------------------ worker processes
 
-_worker_table: Any = None
+_worker_player: Any = None
 
 
 def _worker_terminated(signum: int, frame: FrameType | None) -> None:
-    if _worker_table is not None:
-        _worker_table.close(now=True)
+    if _worker_player is not None:
+        _worker_player.close(now=True)
     os._exit(1)
 
 
-class _Tables(Protocol):
+class _ChunkPlayer(Protocol):
+    """What plays a match's chunks of deals in one process (a :class:`DealPlayer`, say)."""
+
     def play_deals(self, start: int, stop: int) -> list[Any]: ...
     def close(self, *, now: bool = False) -> None: ...
 
@@ -529,19 +422,11 @@ class _Filled(Protocol):
     def add(self, games: Sequence[Any]) -> None: ...
 
 
-class _Players(Protocol):
-    def external_bot(self, index: int) -> ExternalBot: ...
-    def play_deals(self, start: int, stop: int) -> list[Any]: ...
-    def close(self, *, now: bool = False) -> None: ...
-
-
 ResultT = TypeVar("ResultT", bound=_Results)
 
 
 def drive_match(
-    config: _MatchConfig,
-    players: _Players,
-    specs: Sequence[str],
+    config: ArenaConfig[Any],
     new_result: Callable[[list[str]], ResultT],
     jobs: int,
     progress: Callable[[int, int, Any], None] | None,
@@ -550,19 +435,31 @@ def drive_match(
     """Play a match's deals in this process, in ``jobs`` workers, or as Ray tasks (``ray``:
     an address, see :mod:`conquian.tools.cluster`): start the external bots once (to fail
     early and learn their names), count every chunk of deals, and keep the deals finished
-    when Ctrl-C stops it (``interrupted``)."""
+    when Ctrl-C stops it (``interrupted``).
+
+    :raises ConquianError: for an external bot that cannot start, or one asked to play on
+        Ray (it is a program on this machine).
+    """
     started = time.perf_counter()
+    specs = config.specs
     names = list(specs)
     result: ResultT | None = None
     if ray is not None:
-        from .cluster import check_specs, import_ray
+        from .cluster import import_ray
 
-        check_specs(specs)
+        for spec in specs:
+            if spec.startswith(CMD_PREFIX):
+                raise ConquianError(
+                    f"The bot {spec!r} is a program on this machine, which Ray tasks cannot "
+                    "run: play external bots without --ray (--jobs plays them in worker "
+                    "processes)."
+                )
         import_ray(ray)  # before the first deal: say now if the extra is missing
+    player = config.table()
     try:
         for index, spec in enumerate(specs):
             if spec.startswith(CMD_PREFIX):
-                external = players.external_bot(index)
+                external = player.external_bot(index)
                 try:
                     external.start()
                 except BotFailure as exc:
@@ -576,39 +473,39 @@ def drive_match(
             run_on_ray(config, result, ray, jobs, started, progress)
         elif jobs == 1:
             for deal in range(first, first + deals):
-                result.add(players.play_deals(deal, deal + 1))
+                result.add(player.play_deals(deal, deal + 1))
                 result.elapsed_s = time.perf_counter() - started
                 if progress is not None:
                     progress(result.deals, deals, result)
         else:
-            players.close()
+            player.close()
             run_parallel(config, result, jobs, started, progress)
     except KeyboardInterrupt:
         if result is None:
             result = new_result(names)
         result.interrupted = True
-        players.close(now=True)
+        player.close(now=True)
     finally:
-        players.close()
+        player.close()
     result.elapsed_s = time.perf_counter() - started
     return result
 
 
 class _MatchConfig(Protocol):
-    def table(self) -> _Tables: ...
+    def table(self) -> _ChunkPlayer: ...
 
 
 def _worker_main(config: _MatchConfig, link: Connection) -> None:
     """A worker process: play the chunks of deals the parent sends over ``link``, each
     answered with its result, until the ``None`` that ends the work."""
-    global _worker_table
+    global _worker_player
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
-    _worker_table = table = config.table()
+    _worker_player = player = config.table()
     try:
         while (chunk := link.recv()) is not None:
             try:
-                link.send(("ok", table.play_deals(*chunk)))
+                link.send(("ok", player.play_deals(*chunk)))
             except Exception as exc:
                 text = traceback.format_exc()
                 try:
@@ -620,7 +517,7 @@ def _worker_main(config: _MatchConfig, link: Connection) -> None:
     except EOFError:  # the parent has gone
         pass
     finally:
-        table.close()
+        player.close()
 
 
 def run_parallel(
@@ -746,7 +643,7 @@ def run_match(
     records = None if records_dir is None else os.fspath(records_dir)
     if records is not None:
         os.makedirs(records, exist_ok=True)
-    config = _Config((bot_a, bot_b), rules_obj.to_spec(), seed, records, time_limit_ms)
+    config = DuplicateConfig((bot_a, bot_b), rules_obj.to_spec(), seed, records, time_limit_ms)
 
     def new_result(names: list[str]) -> MatchResult:
         return MatchResult(
@@ -759,7 +656,7 @@ def run_match(
             first_deal=first_deal,
         )
 
-    result = drive_match(config, _Table(config), config.specs, new_result, jobs, progress, ray)
+    result = drive_match(config, new_result, jobs, progress, ray)
     result.games.sort(key=lambda g: (g.deal, g.game))
     return result
 
@@ -869,6 +766,7 @@ def combine_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 __all__ = [
     "BotSummary",
+    "DuplicateConfig",
     "GameResult",
     "MatchResult",
     "check_spec",

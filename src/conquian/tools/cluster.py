@@ -35,7 +35,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ..errors import ConquianError
-from .arena import CMD_PREFIX
 
 LOCAL = "local"
 """The ``address`` that starts a Ray instance of this process's own."""
@@ -71,17 +70,6 @@ def import_ray(address: str | None = None) -> Any:
         raise ConquianError(
             f"Playing the deals on Ray needs the Ray library: {EXTRA_HINT}."
         ) from None
-
-
-def check_specs(specs: Sequence[str]) -> None:
-    """:raises ConquianError: if a bot is an external program (``cmd:``)."""
-    for spec in specs:
-        if spec.startswith(CMD_PREFIX):
-            raise ConquianError(
-                f"The bot {spec!r} is a program on this machine, which Ray tasks cannot "
-                "run: play external bots without --ray (--jobs plays them in worker "
-                "processes)."
-            )
 
 
 def is_loopback(address: str) -> bool:
@@ -184,17 +172,17 @@ def play_chunk(config: Any, start: int, stop: int) -> tuple[list[Any], list[tupl
     contents (written in a directory of the task's own, then removed)."""
     records_dir: str | None = getattr(config, "records_dir", None)
     if records_dir is None:
-        table = config.table()
+        player = config.table()
         try:
-            return table.play_deals(start, stop), []
+            return player.play_deals(start, stop), []
         finally:
-            table.close()
+            player.close()
     with tempfile.TemporaryDirectory(prefix="conquian-records-") as scratch:
-        table = dataclasses.replace(config, records_dir=scratch).table()
+        player = dataclasses.replace(config, records_dir=scratch).table()
         try:
-            games = table.play_deals(start, stop)
+            games = player.play_deals(start, stop)
         finally:
-            table.close()
+            player.close()
         files = []
         for name in sorted(os.listdir(scratch)):
             with open(os.path.join(scratch, name), "rb") as handle:
@@ -285,4 +273,4 @@ def _outcome(ray: Any, ref: Any) -> Any:
         raise ConquianError(f"Ray lost a task of the match: {exc}") from None
 
 
-__all__ = ["LOCAL", "check_specs", "connected", "import_ray", "play_chunk", "run_on_ray"]
+__all__ = ["LOCAL", "connected", "import_ray", "play_chunk", "run_on_ray"]

@@ -23,46 +23,29 @@ ties everyone; a bot that forfeits comes last), with a 95% interval of
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, make_bot
-from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, ExternalBot
-from ..errors import ConquianError, IllegalActionError
-from ..game import Game
-from ..records import GameRecord
+from ..bots.protocol import DEFAULT_TIME_LIMIT_MS
+from ..errors import ConquianError
 from ..rules import Rules, find_rules
-from ..seats import Seat, Table
 from .arena import (
-    CMD_PREFIX,
     Z95,
     _round,
-    check_spec,
     deal_ranges,
-    derive_seed,
     drive_match,
     histogram_percentile,
     latency_histogram,
     percentile,
     wilson_interval,
 )
+from .deal_player import ArenaConfig, PlayedGame, check_spec, derive_seed, seatings
 
 TableProgressFn = Callable[[int, int, "TableMatchResult"], None]
 """``progress(deals_done, deals_total, result_so_far)``."""
-
-
-def seatings(n: int) -> list[tuple[int, ...]]:
-    """Every order of ``n`` bots round the table: ``seating[player]`` is a bot's index.
-
-    >>> seatings(2)
-    [(0, 1), (1, 0)]
-    """
-    return list(itertools.permutations(range(n)))
 
 
 def permutation_code(seating: Sequence[int]) -> str:
@@ -397,134 +380,36 @@ def combine_table_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class TableConfig:
-    """What every process of a table match needs to play its deals."""
+class TableConfig(ArenaConfig[TableGame]):
+    """A table match: every shuffle played in every seating of the bots."""
 
-    specs: tuple[str, ...]
-    rules: str
-    seed: int
-    records_dir: str | None
-    time_limit_ms: int
+    def bot_seed(self, deal: int, seating: tuple[int, ...], index: int) -> int:
+        return derive_seed(self.seed, "bot", deal, permutation_code(seating), index)
 
-    def table(self) -> _Tables:
-        return _Tables(self)
+    def describe(self, deal: int, seating: tuple[int, ...]) -> str:
+        return f"deal {deal + 1}, seating {permutation_code(seating)}"
 
+    def record(self, deal: int, seating: tuple[int, ...]) -> tuple[str, dict[str, str]]:
+        code = permutation_code(seating)
+        meta = {f"bot_{b}": spec for b, spec in enumerate(self.specs)}
+        meta.update(event="arena", deal=str(deal + 1), seating=code, match_seed=str(self.seed))
+        return f"deal-{deal + 1:05d}-{code}.toml", meta
 
-class _Tables:
-    """Plays the deals of a table match in one process, keeping external bots running."""
-
-    def __init__(self, config: TableConfig) -> None:
-        self.config = config
-        self.rules: Rules = find_rules(config.rules)
-        self.external: dict[int, ExternalBot] = {}
-
-    def external_bot(self, index: int) -> ExternalBot:
-        bot = self.external.get(index)
-        if bot is None:
-            command = self.config.specs[index][len(CMD_PREFIX) :]
-            bot = ExternalBot(command, time_limit_ms=self.config.time_limit_ms)
-            self.external[index] = bot
-        return bot
-
-    def bot(self, index: int, deal: int, seating: tuple[int, ...]) -> Bot:
-        spec = self.config.specs[index]
-        if spec.startswith(CMD_PREFIX):
-            return self.external_bot(index)
-        rng = random.Random(
-            derive_seed(self.config.seed, "bot", deal, permutation_code(seating), index)
-        )
-        return make_bot(spec, rng=rng)
-
-    def play_deals(self, start: int, stop: int) -> list[TableGame]:
-        n = len(self.config.specs)
-        return [self.play(deal, seating) for deal in range(start, stop) for seating in seatings(n)]
-
-    def play(self, deal: int, seating: tuple[int, ...]) -> TableGame:
-        """One game: shuffle ``deal`` with bot ``seating[p]`` as player ``p``."""
-        config = self.config
-        n = len(seating)
-        dealer = deal % n
-        g = Game(
-            self.rules,
-            seed=derive_seed(config.seed, "deal", deal),
-            dealer=dealer,
-            players=[config.specs[b] for b in seating],
-        )
-        table = Table(
-            [Seat(g.players[p], self.bot(seating[p], deal, seating)) for p in range(n)], g.rules
-        )
-        ms: list[list[float]] = [[] for _ in range(n)]
-        choice_ms: list[list[float]] = [[] for _ in range(n)]
-        failure: str | None = None
-        failed_player = -1
-        try:
-            table.start(g)
-        except BotFailure as exc:
-            failure, failed_player = str(exc), len(table.dealt)
-        while failure is None and not g.state.is_over:
-            turn = table.bot_turn()
-            p = turn.player
-            started = time.perf_counter()
-            try:
-                action = turn.decide()
-            except BotFailure as exc:
-                failure, failed_player = str(exc), p
-                break
-            elapsed = (time.perf_counter() - started) * 1000
-            ms[seating[p]].append(elapsed)
-            if len(turn.obs.legal_actions) > 1:
-                choice_ms[seating[p]].append(elapsed)
-            try:
-                table.push(p, action)
-            except IllegalActionError as exc:
-                raise ConquianError(
-                    f"The bot {config.specs[seating[p]]!r} chose an illegal action {action} "
-                    f"(deal {deal + 1}, seating {permutation_code(seating)}): {exc}"
-                ) from None
-        if failure is not None:
-            winner_player: int | None = None
-            termination = "forfeit"
-        else:
-            outcome = g.state.outcome()
-            assert outcome is not None
-            winner_player, termination = outcome.winner, outcome.termination.value
-        table.tell_bots(winner_player, failure)
-        if config.records_dir is not None:
-            self.save(g, deal, seating, failure)
+    def result(self, played: PlayedGame) -> TableGame:
+        seating, g = played.seating, played.game
         return TableGame(
-            deal=deal,
+            deal=played.deal,
             seating=seating,
-            dealer=dealer,
-            winner=None if winner_player is None else seating[winner_player],
-            termination=termination,
+            dealer=g.dealer,
+            winner=None if played.winner is None else seating[played.winner],
+            termination=played.termination,
             stake=g.stake,
             actions=len(g.history),
-            failed=None if failure is None else seating[failed_player],
-            failure=failure,
-            ms=tuple(tuple(m) for m in ms),
-            choice_ms=tuple(tuple(m) for m in choice_ms),
+            failed=None if played.failed_player is None else seating[played.failed_player],
+            failure=played.failure,
+            ms=played.ms,
+            choice_ms=played.choice_ms,
         )
-
-    def save(self, g: Game, deal: int, seating: tuple[int, ...], failure: str | None) -> None:
-        assert self.config.records_dir is not None
-        code = permutation_code(seating)
-        meta = {f"bot_{b}": spec for b, spec in enumerate(self.config.specs)}
-        meta.update(
-            event="arena", deal=str(deal + 1), seating=code, match_seed=str(self.config.seed)
-        )
-        if failure is not None:
-            meta["forfeit"] = failure
-        path = os.path.join(self.config.records_dir, f"deal-{deal + 1:05d}-{code}.toml")
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(GameRecord.from_game(g, **meta).dumps())
-
-    def close(self, *, now: bool = False) -> None:
-        for bot in self.external.values():
-            if now:
-                bot.kill()
-            else:
-                bot.close()
-        self.external.clear()
 
 
 def run_table_match(
@@ -583,7 +468,7 @@ def run_table_match(
             first_deal=first_deal,
         )
 
-    result = drive_match(config, config.table(), config.specs, new_result, jobs, progress, ray)
+    result = drive_match(config, new_result, jobs, progress, ray)
     result.games.sort(key=lambda g: (g.deal, g.seating))
     return result
 
