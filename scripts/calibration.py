@@ -51,7 +51,7 @@ from conquian.bots.review import (
     ends_deal,
 )
 from conquian.game import Game
-from conquian.seats import Seat, Table
+from conquian.seats import Seat, SeatDriver
 from conquian.tools.arena import Z95, deal_ranges, derive_seed, run_parallel
 
 DEFAULT_PAIRS = ("expert:hard", "expert:easy", "hard:easy")
@@ -130,7 +130,7 @@ class Config:
     seed: int
     samples: int
 
-    def table(self) -> Player:
+    def player(self) -> Player:
         return Player(self)
 
 
@@ -156,12 +156,12 @@ class Player:
             untimed_bot(names[p], random.Random(derive_seed(config.seed, "bot", game, p)))
             for p in (0, 1)
         ]
-        table = Table([Seat(names[p], bots[p]) for p in (0, 1)], g.rules)
-        table.start(g)
+        driver = SeatDriver([Seat(names[p], bots[p]) for p in (0, 1)], g.rules)
+        driver.start(g)
         pending: list[tuple[int, int, int, float, float | None, bool]] = []
         forced = 0
         while not g.state.is_over:
-            turn = table.bot_turn()
+            turn = driver.bot_turn()
             index = len(g.history)
             action = turn.decide()
             legal = len(turn.obs.legal_actions)
@@ -179,10 +179,10 @@ class Player:
                 pending.append((index, turn.player, legal, chance, search, ends))
             else:
                 forced += 1
-            table.push(turn.player, action)
+            driver.push(turn.player, action)
         outcome = g.state.outcome()
         assert outcome is not None
-        table.tell_bots(outcome.winner)
+        driver.tell_bots(outcome.winner)
         rows = []
         for index, player, legal, chance, search, ends in pending:
             winner = outcome.winner
@@ -239,7 +239,7 @@ def play(
     collected = Collected(deals_requested=games, first_deal=first, jobs=jobs)
     try:
         if jobs <= 1:
-            player = config.table()
+            player = config.player()
             for game in range(first, first + games):
                 collected.add(player.play_deals(game, game + 1))
                 if progress is not None:

@@ -28,8 +28,8 @@ import pytest
 
 from conquian.errors import ConquianError
 from conquian.tools.arena import DuplicateConfig, run_match
+from conquian.tools.seating_arena import run_seating_match
 from conquian.tools.selfplay import run_selfplay
-from conquian.tools.table_arena import run_table_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "conquian.cli"]
@@ -180,7 +180,7 @@ def test_cli_table_match_on_a_cluster_by_address(head: Head) -> None:
     assert on_ray.returncode == 0, on_ray.stderr
     data = json.loads(on_ray.stdout)
     # --jobs not given: as many tasks at once as the cluster has CPUs
-    here = run_table_match(
+    here = run_seating_match(
         ["greedy", "random", "heuristic"], 2, seed=5, rules="tercerilla", first_deal=2, jobs=2
     )
     assert timeless(data) == timeless(here.to_dict())
@@ -234,8 +234,10 @@ def test_a_different_seed_gives_a_different_result(connected: str) -> None:
 
 def test_four_bots_on_ray(connected: str) -> None:
     bots = ["greedy", "random", "random", "greedy"]
-    here = run_table_match(bots, 1, seed=9, rules="mexican,num_players=4")
-    on_ray = run_table_match(bots, 1, seed=9, rules="mexican,num_players=4", jobs=0, ray=connected)
+    here = run_seating_match(bots, 1, seed=9, rules="mexican,num_players=4")
+    on_ray = run_seating_match(
+        bots, 1, seed=9, rules="mexican,num_players=4", jobs=0, ray=connected
+    )
     mine, theirs = here.to_dict(), on_ray.to_dict()
     assert theirs.pop("jobs") == 2 and mine.pop("jobs") == 1  # --jobs 0: the cluster's CPUs
     assert timeless(theirs) == timeless(mine)
@@ -335,7 +337,7 @@ def test_external_bots_are_refused_on_ray() -> None:
     with pytest.raises(ConquianError, match="cannot run: play external bots without --ray"):
         run_match("cmd:conquian bot greedy", "random", 1, ray="local")
     with pytest.raises(ConquianError, match="cmd:"):
-        run_table_match(["greedy", "random", "cmd:x"], 1, ray="127.0.0.1:6379")
+        run_seating_match(["greedy", "random", "cmd:x"], 1, ray="127.0.0.1:6379")
 
 
 def test_without_ray_the_error_names_the_extra() -> None:

@@ -33,7 +33,7 @@ class Deals:
     fail_at: int | None = None
     how: str = "raise"
 
-    def table(self) -> Deals:
+    def player(self) -> Deals:
         return self
 
     def play_deals(self, start: int, stop: int) -> list[Any]:

@@ -38,7 +38,7 @@ from conquian.present import review as words
 from conquian.present.i18n import speaking
 from conquian.present.spans import CardLook, Span, plain
 from conquian.records import GameRecord, MatchRecord, parse_action_line
-from conquian.seats import Seat, Table
+from conquian.seats import Seat, SeatDriver
 from conquian.state import Phase
 
 FAST = ReviewSettings(samples=24)
@@ -48,17 +48,17 @@ FAST = ReviewSettings(samples=24)
 def play_match(rules: str, bots: list[Bot], names: list[str], seed: int, deals: int = 1) -> Match:
     """A match of bots through the seat driver, ``deals`` deals long (or until it ends)."""
     match = Match(rules, seed=seed, players=tuple(names))
-    table = Table(
+    driver = SeatDriver(
         [Seat(n, b) for n, b in zip(names, bots, strict=True)], match=match, bot_seed=seed
     )
     for _ in range(deals):
         if match.is_over:
             break
-        game = table.start()
+        game = driver.start()
         while not game.state.is_over:
-            turn = table.bot_turn()
-            table.push(turn.player, turn.decide())
-        table.settle()
+            turn = driver.bot_turn()
+            driver.push(turn.player, turn.decide())
+        driver.settle()
     return match
 
 

@@ -1,4 +1,4 @@
-"""The seat driver (``conquian.seats.Table``): whose turn, bot moves seeded by position, bad
+"""The seat driver (``conquian.seats.SeatDriver``): whose turn, bot moves seeded by position, bad
 moves refused without change, settling; and a terminal save of the first format resumes."""
 
 from __future__ import annotations
@@ -12,32 +12,32 @@ from conquian import ConquianError, GameRecord, IllegalActionError, Match, Match
 from conquian.bots import make_bot
 from conquian.game import Game
 from conquian.play.storage import SavedMatch
-from conquian.seats import Seat, Table
+from conquian.seats import Seat, SeatDriver
 
 MANY_DEALS = "standard,match=n_deals,match_target=9"
 
 
-def bot_table(seed: int, bot_seed: int | None = 7) -> Table:
+def bot_driver(seed: int, bot_seed: int | None = 7) -> SeatDriver:
     match = Match(MANY_DEALS, seed=seed, players=("random", "heuristic"))
     seats = [Seat("random", make_bot("random")), Seat("heuristic", make_bot("heuristic"))]
-    return Table(seats, match=match, bot_seed=bot_seed)
+    return SeatDriver(seats, match=match, bot_seed=bot_seed)
 
 
-def play_out(table: Table, deals: int) -> list[str]:
+def play_out(driver: SeatDriver, deals: int) -> list[str]:
     moves = []
     for _ in range(deals):
-        game = table.start()
+        game = driver.start()
         while not game.state.is_over:
-            turn = table.bot_turn()
+            turn = driver.bot_turn()
             action = turn.decide()
-            table.push(turn.player, action)
+            driver.push(turn.player, action)
             moves.append(f"p{turn.player} {action}")
-        table.settle()
+        driver.settle()
     return moves
 
 
 def test_bot_moves_are_seeded_by_position() -> None:
-    first, second = bot_table(3), bot_table(3)
+    first, second = bot_driver(3), bot_driver(3)
     assert play_out(first, 3) == play_out(second, 3)
     assert first.match is not None and second.match is not None
     assert first.match.balance == second.match.balance
@@ -46,16 +46,16 @@ def test_bot_moves_are_seeded_by_position() -> None:
 
 def test_a_resumed_table_makes_the_same_moves() -> None:
     """Set up again from a match record mid-deal, the bots go on as if never stopped."""
-    whole = bot_table(5)
+    whole = bot_driver(5)
     expected = play_out(whole, 2)
-    partial = bot_table(5)
+    partial = bot_driver(5)
     game = partial.start()
     for _ in range(9):
         turn = partial.bot_turn()
         partial.push(turn.player, turn.decide())
     assert partial.match is not None
     text = MatchRecord.from_match(partial.match).dumps()
-    resumed = Table(
+    resumed = SeatDriver(
         [Seat("random", make_bot("random")), Seat("heuristic", make_bot("heuristic"))],
         match=MatchRecord.loads(text).to_match(),
         bot_seed=7,
@@ -76,60 +76,62 @@ def test_a_resumed_table_makes_the_same_moves() -> None:
 
 def test_people_and_bots_take_turns_and_bad_moves_change_nothing() -> None:
     match = Match("standard", seed=11, players=("ana", "bot"))
-    table = Table([Seat("ana"), Seat("bot", make_bot("greedy"))], match=match, bot_seed=1)
+    driver = SeatDriver([Seat("ana"), Seat("bot", make_bot("greedy"))], match=match, bot_seed=1)
     with pytest.raises(ConquianError):
-        table.bot_turn()  # no deal yet
-    game = table.start()
+        driver.bot_turn()  # no deal yet
+    game = driver.start()
     rng = random.Random(2)
     while not game.state.is_over:
-        player = table.to_act
+        player = driver.to_act
         assert player is not None
-        if table.bot_to_act() is None:
+        if driver.bot_to_act() is None:
             with pytest.raises(ConquianError):
-                table.bot_turn()
+                driver.bot_turn()
             before = game.state.summary()
             with pytest.raises(IllegalActionError):
-                table.push(1 - player, game.legal_actions()[0])  # not his turn
-            assert game.state.summary() == before and len(game.history) == len(table.deal.history)
-            table.push(player, rng.choice(game.legal_actions()))
+                driver.push(1 - player, game.legal_actions()[0])  # not his turn
+            assert game.state.summary() == before and len(game.history) == len(driver.deal.history)
+            driver.push(player, rng.choice(game.legal_actions()))
         else:
-            turn = table.bot_turn(player)
+            turn = driver.bot_turn(player)
             assert turn.obs.viewer == player and turn.state is None  # greedy sees its view only
-            table.push(player, turn.decide())
-    assert table.to_act is None and table.deal_is_over
-    ends = table.would_end_match()
-    result = table.settle()
+            driver.push(player, turn.decide())
+    assert driver.to_act is None and driver.deal_is_over
+    ends = driver.would_end_match()
+    result = driver.settle()
     assert result is not None and result.number == 1
     assert match.is_over == ends
-    assert table.deal is None
+    assert driver.deal is None
     with pytest.raises(ConquianError):
-        table.settle()
+        driver.settle()
 
 
 def test_the_oracle_alone_is_handed_the_full_state() -> None:
     game = Game("standard", seed=4)
-    table = Table(
+    driver = SeatDriver(
         [Seat("oracle", make_bot("oracle")), Seat("greedy", make_bot("greedy"))], game.rules
     )
-    table.start(game)
-    while table.bot_to_act() != 0:
-        turn = table.bot_turn()
-        table.push(turn.player, turn.decide())
-    turn = table.bot_turn()
+    driver.start(game)
+    while driver.bot_to_act() != 0:
+        turn = driver.bot_turn()
+        driver.push(turn.player, turn.decide())
+    turn = driver.bot_turn()
     assert turn.state is not None and turn.state.hands == game.state.hands
     assert turn.state is not game.state  # a copy: the bot cannot change the deal
 
 
 def test_a_table_without_a_match_plays_the_deals_it_is_given() -> None:
-    table = Table([Seat("a", make_bot("greedy")), Seat("b", make_bot("random"))], Match().rules)
+    driver = SeatDriver(
+        [Seat("a", make_bot("greedy")), Seat("b", make_bot("random"))], Match().rules
+    )
     with pytest.raises(ConquianError):
-        table.start()
-    game = table.start(Game(seed=9))
-    assert table.dealt == [0, 1]
+        driver.start()
+    game = driver.start(Game(seed=9))
+    assert driver.dealt == [0, 1]
     while not game.state.is_over:
-        turn = table.bot_turn()
-        table.push(turn.player, turn.decide())
-    assert table.settle() is None and table.deal is None
+        turn = driver.bot_turn()
+        driver.push(turn.player, turn.decide())
+    assert driver.settle() is None and driver.deal is None
 
 
 def test_a_first_format_save_resumes_as_a_match_record() -> None:

@@ -30,7 +30,7 @@ from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_
 from .rules import find_rules
 from .tools.arena import MatchResult, run_match
 from .tools.cluster import LOCAL as RAY_LOCAL
-from .tools.table_arena import TableMatchResult, run_table_match
+from .tools.seating_arena import SeatingMatchResult, run_seating_match
 
 
 class CliError(Exception):
@@ -422,7 +422,7 @@ def format_arena(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _score_line(result: MatchResult | TableMatchResult) -> str:
+def _score_line(result: MatchResult | SeatingMatchResult) -> str:
     """The score so far, as the progress bar shows it."""
     if isinstance(result, MatchResult):
         return f"A {result.wins}-{result.losses}-{result.draws}"
@@ -430,7 +430,7 @@ def _score_line(result: MatchResult | TableMatchResult) -> str:
     return f"wins {wins}, {result.draws} draws"
 
 
-def format_table_arena(result: Mapping[str, Any]) -> str:
+def format_seating_arena(result: Mapping[str, Any]) -> str:
     """The result table of ``conquian arena`` with three or four bots, from its JSON data."""
     bots = result["bots"]
     n = len(bots)
@@ -498,7 +498,7 @@ class _ProgressBar:
         self.enabled = sys.stderr.isatty()
         self.last = 0.0
 
-    def __call__(self, done: int, total: int, result: MatchResult | TableMatchResult) -> None:
+    def __call__(self, done: int, total: int, result: MatchResult | SeatingMatchResult) -> None:
         now = time.monotonic()
         if not self.enabled or (now - self.last < 0.1 and done < total):
             return
@@ -545,7 +545,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             f"The rules {args.rules} seat {players} players: name {players} bots, not "
             f"{len(args.bots)} (a bot may be named more than once)."
         )
-    table = players > 2
+    seatings = players > 2
     bar = _ProgressBar()
     previous = signal.signal(signal.SIGTERM, _stop_match)  # like Ctrl-C: keep the result so far
     options: dict[str, Any] = {
@@ -559,9 +559,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         "ray": args.ray,
     }
     try:
-        result: MatchResult | TableMatchResult
-        if table:
-            result = run_table_match(args.bots, args.deals, **options)
+        result: MatchResult | SeatingMatchResult
+        if seatings:
+            result = run_seating_match(args.bots, args.deals, **options)
         else:
             result = run_match(args.bots[0], args.bots[1], args.deals, **options)
     finally:
@@ -571,7 +571,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(data)
     else:
-        print(format_table_arena(data) if table else format_arena(data))
+        print(format_seating_arena(data) if seatings else format_arena(data))
         if args.records:
             print(f"Records written to {args.records}/")
     return 130 if result.interrupted else 0
@@ -579,7 +579,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 def cmd_arena_combine(args: argparse.Namespace) -> int:
     from .tools.arena import combine_results
-    from .tools.table_arena import combine_table_results
+    from .tools.seating_arena import combine_seating_results
 
     parts = []
     for name in args.files:
@@ -593,15 +593,15 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
         if not isinstance(data, dict):
             raise CliError(f"{name} does not hold a match result (a JSON object).")
         parts.append(data)
-    table = "bots" in parts[0]
+    seatings = "bots" in parts[0]
     try:
-        combined = combine_table_results(parts) if table else combine_results(parts)
+        combined = combine_seating_results(parts) if seatings else combine_results(parts)
     except ConquianError as exc:
         raise CliError(f"{exc} (parts in the order given: {', '.join(args.files)})") from None
     if args.json:
         _print_json(combined)
     else:
-        print(format_table_arena(combined) if table else format_arena(combined))
+        print(format_seating_arena(combined) if seatings else format_arena(combined))
     return 0
 
 

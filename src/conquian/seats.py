@@ -1,6 +1,6 @@
-"""The seat driver: people and bots taking turns at one table, deal after deal.
+"""The seat driver: people and bots taking turns, deal after deal.
 
-A :class:`Table` is a match being played (or, for the arena, single deals): its seats,
+A :class:`SeatDriver` is a match being played (or, for the arena, single deals): its seats,
 each a person or a bot, whose turn it is, asking a bot for its move (prepared here,
 run wherever the caller needs: in this thread, a worker thread or a process),
 checking and playing every action, and settling each finished deal.  The terminal
@@ -10,15 +10,15 @@ copy of the loop.
 >>> from conquian.bots import make_bot
 >>> from conquian.match import Match
 >>> match = Match("standard", seed=3, players=("ana", "greedy"))
->>> table = Table([Seat("ana"), Seat("greedy", make_bot("greedy"))], match=match, bot_seed=1)
->>> game = table.start()
+>>> driver = SeatDriver([Seat("ana"), Seat("greedy", make_bot("greedy"))], match=match, bot_seed=1)
+>>> game = driver.start()
 >>> while not game.state.is_over:
-...     player = table.to_act
-...     if table.seats[player].bot is not None:
-...         table.push(player, table.bot_turn().decide())
+...     player = driver.to_act
+...     if driver.seats[player].bot is not None:
+...         driver.push(player, driver.bot_turn().decide())
 ...     else:
-...         table.push(player, game.legal_actions()[0])
->>> result = table.settle()
+...         driver.push(player, game.legal_actions()[0])
+>>> result = driver.settle()
 >>> result.number, match.deal is None, sum(match.balance)
 (1, True, 0)
 """
@@ -38,7 +38,7 @@ from .observation import Observation
 from .rules import Rules
 from .state import GameState
 
-__all__ = ["BotTurn", "Seat", "Table"]
+__all__ = ["BotTurn", "Seat", "SeatDriver"]
 
 
 @dataclass
@@ -55,7 +55,7 @@ class Seat:
 
 @dataclass(frozen=True)
 class BotTurn:
-    """A bot's decision, prepared while the table is consistent, to be run anywhere.
+    """A bot's decision, prepared while the deal stands still, to be run anywhere.
 
     ``state`` is the full position, given only to a bot that ``sees_everything``
     (the ``oracle`` used for measurement); every other bot gets its observation alone.
@@ -73,7 +73,7 @@ class BotTurn:
         return self.bot.act(self.obs)
 
 
-class Table:
+class SeatDriver:
     """The seats of a match and the deal in play.
 
     With a :class:`~conquian.match.Match`, :meth:`start` deals its next deal and
@@ -93,7 +93,7 @@ class Table:
     ) -> None:
         if rules is None:
             if match is None:
-                raise ConquianError("A table needs its rules or its match.")
+                raise ConquianError("A seat driver needs its rules or its match.")
             rules = match.rules
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.rules = rules
@@ -113,12 +113,12 @@ class Table:
     def _game(self) -> Game:
         game = self.deal
         if game is None:
-            raise ConquianError("No deal is in play at this table.")
+            raise ConquianError("No deal is in play.")
         return game
 
     @property
     def deal_number(self) -> int:
-        """The number of the deal in play in its match (1 for a table without a match)."""
+        """The number of the deal in play in its match (1 for a seat driver without a match)."""
         return self.match.deal_number if self.match is not None else 1
 
     def start(self, game: Game | None = None, *, fair: FairShuffle | None = None) -> Game:
@@ -129,7 +129,7 @@ class Table:
         """
         if game is None:
             if self.match is None:
-                raise ConquianError("A table without a match must be given each deal.")
+                raise ConquianError("A seat driver without a match must be given each deal.")
             game = self.match.new_game(fair=fair)
         elif self.match is not None:
             raise ConquianError("A match deals its own deals.")
@@ -170,7 +170,7 @@ class Table:
         to_act = self.bot_to_act()
         bot = None if to_act is None else self.seats[to_act].bot
         if to_act is None or bot is None or (player is not None and player != to_act):
-            raise ConquianError("No bot is to act at this table now.")
+            raise ConquianError("No bot is to act now.")
         game = self._game()
         if self.bot_seed is not None:
             bot.rng.seed(f"{self.bot_seed}:{self.deal_number}:{len(game.history)}")
@@ -216,7 +216,7 @@ class Table:
     def settle(self) -> DealResult | None:
         """Settle the finished deal: the bots are told, the match (if any) pays it.
 
-        Returns the match's result of the deal (None for a table without a match).
+        Returns the match's result of the deal (None for a seat driver without a match).
 
         :raises ConquianError: if the deal in play is not over.
         """

@@ -3,7 +3,7 @@
 The agent plays one seat; every other seat (one with two players, ``N - 1`` at a
 table of ``N``, from the rules or ``num_players``) is a :mod:`conquian.bots` bot that
 acts on its own observation whenever it is its turn, played through the seat driver
-(:class:`conquian.seats.Table`) as in the games and the arena.  ``opponent`` is one bot name
+(:class:`conquian.seats.SeatDriver`) as in the games and the arena.  ``opponent`` is one bot name
 for every other seat, or a list of ``N - 1`` names, for the seats after the
 agent's in play order (the next seat first).  Observations and actions are those
 of the PettingZoo environment: a dict of ``observation`` (int8 0/1 tensor) and
@@ -45,7 +45,7 @@ from ..bots import Bot, make_bot
 from ..errors import IllegalActionError
 from ..game import Game
 from ..rules import Rules
-from ..seats import Seat, Table
+from ..seats import Seat, SeatDriver
 from ..state import shuffled_deck
 from .episode import Episode, rules_for
 from .spaces import TensorLayout
@@ -118,7 +118,7 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         self.action_space = spaces.Discrete(size)
         self.episode: Episode | None = None
         """The agent's view of the deal: it follows the game that the seat driver plays."""
-        self._table: Table | None = None
+        self._driver: SeatDriver | None = None
         self.bots: list[Bot] = []
         """The bots of the current deal, in the order of :attr:`opponent_names`."""
         self.seat = 0
@@ -158,10 +158,10 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
         ]
         game = Game(self.rules, deck=deck, dealer=dealer)
         bot_of = {(seat + k) % n: bot for k, bot in enumerate(self.bots, start=1)}
-        self._table = Table(
+        self._driver = SeatDriver(
             [Seat(name, bot_of.get(p)) for p, name in enumerate(game.players)], self.rules
         )
-        self._table.start(game)  # each bot is told its seat
+        self._driver.start(game)  # each bot is told its seat
         self.episode = Episode(game.state, self.layout, game.history)
         self._play_bots()
         return self._observation(), {"seat": seat}
@@ -169,13 +169,13 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
     def _play_bots(self) -> None:
         """Let the bots play until it is the agent's turn or the deal is over, then tell
         them the end."""
-        table = self._table
-        assert table is not None
-        while table.bot_to_act() is not None:
-            turn = table.bot_turn()
-            table.push(turn.player, turn.decide())
-        if table.deal_is_over:
-            table.settle()
+        driver = self._driver
+        assert driver is not None
+        while driver.bot_to_act() is not None:
+            turn = driver.bot_turn()
+            driver.push(turn.player, turn.decide())
+        if driver.deal_is_over:
+            driver.settle()
 
     def _episode(self) -> Episode:
         if self.episode is None:
@@ -203,8 +203,8 @@ class ConquianEnv(gymnasium.Env[ObsDict, np.int64]):
             info["illegal_action"] = str(exc)
             return self._observation(), 0.0, episode.over, False, info
         if done is not None:
-            assert self._table is not None
-            self._table.push(self.seat, done)
+            assert self._driver is not None
+            self._driver.push(self.seat, done)
             self._play_bots()
         reward = episode.returns()[self.seat] if episode.over else 0.0
         if self.render_mode == "human":

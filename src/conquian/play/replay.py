@@ -29,8 +29,8 @@ from ..present.words import Names, describe_events, outcome_lines
 from ..records import GameRecord, load_record
 from ..rules import find_rules
 from ..state import GameState
+from .board import Board, board_lines
 from .storage import PlayError
-from .table import Board, board_lines
 from .terminal_words import (
     PERSON_NAME,
     deal_start_line,

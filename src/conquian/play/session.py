@@ -48,10 +48,10 @@ from ..present.words import (
 )
 from ..records import GameRecord, MatchRecord
 from ..rules import Rules, find_rules
-from ..seats import Seat, Table
+from ..seats import Seat, SeatDriver
 from ..state import Phase
+from .board import Board, board_lines
 from .storage import PlayError, SavedMatch, Store
-from .table import Board, board_lines
 from .terminal_words import (
     BOT_NAME,
     PERSON_NAME,
@@ -243,17 +243,17 @@ class Session:
         """The deal just played, whose review the person may ask for (not between two)."""
         """In hot-seat play, the player whose hand the screen may show now."""
         self._hint_bot: Bot | None = None
-        self.table = self._rebuild()
+        self.driver = self._rebuild()
 
     @property
     def match(self) -> Match:
-        assert self.table.match is not None
-        return self.table.match
+        assert self.driver.match is not None
+        return self.driver.match
 
     @property
     def game(self) -> Game | None:
         """The deal in play (None between deals)."""
-        return self.table.deal
+        return self.driver.deal
 
     # ------------------------------------------------------------ set up
 
@@ -272,7 +272,7 @@ class Session:
                 seats.append(_Seat(name, label, check_opponent(self.saved.opponent)))
         return seats
 
-    def _rebuild(self) -> Table:
+    def _rebuild(self) -> SeatDriver:
         """The match as saved, every deal replayed and checked."""
         saved = self.saved
         try:
@@ -287,15 +287,15 @@ class Session:
                 match = record.to_match()
         except (ConquianError, ValueError) as exc:
             raise PlayError(cannot_resume(exc)) from None
-        table = self._table(match)
+        driver = self._driver(match)
         if match.deal is not None:
-            table.resume_bots()
-        return table
+            driver.resume_bots()
+        return driver
 
-    def _table(self, match: Match) -> Table:
+    def _driver(self, match: Match) -> SeatDriver:
         names = self.saved.names
         seats = [Seat(name, s.bot) for name, s in zip(names, self.seats, strict=True)]
-        return Table(seats, match=match, bot_seed=self.saved.bot_seed)
+        return SeatDriver(seats, match=match, bot_seed=self.saved.bot_seed)
 
     # -------------------------------------------------------------- save
 
@@ -352,10 +352,10 @@ class Session:
             names=old.names,
             humans=old.humans,
         )
-        self.table = self._table(Match(self.rules, seed=self.saved.match_seed, players=old.names))
+        self.driver = self._driver(Match(self.rules, seed=self.saved.match_seed, players=old.names))
 
     def _start_deal(self) -> None:
-        self.table.start()
+        self.driver.start()
         self.shown = None
         self.save()
 
@@ -368,22 +368,22 @@ class Session:
         assert game is not None
         while not game.state.is_over:
             p = game.state.to_act
-            if self.table.bot_to_act() is not None:
+            if self.driver.bot_to_act() is not None:
                 action = self._bot_action(p)
             else:
                 if self.hotseat and self.shown != p:
                     self._pass_device(p)
                 action = self._human_action(p)
             try:
-                self.table.push(p, action)
+                self.driver.push(p, action)
             except IllegalActionError:
-                if self.table.bot_to_act() is None:
+                if self.driver.bot_to_act() is None:
                     raise
                 raise PlayError(illegal_bot_action(action)) from None
             self.save()
 
     def _bot_action(self, p: int) -> Action:
-        turn = self.table.bot_turn(p)  # seeded: the same position gets the same choice
+        turn = self.driver.bot_turn(p)  # seeded: the same position gets the same choice
         if turn.bot.name in SLOW_BOTS:
             with self.screen.thinking(bot_thinking(self.seats[p].name, self.look)):
                 return turn.decide()
@@ -631,7 +631,7 @@ class Session:
         hands = tuple(o.hand_mask for o in obs)
         # drawn before settling, with this deal's number and stake
         board = self._board(viewer, hands, neutral=self.hotseat)
-        result = self.table.settle()
+        result = self.driver.settle()
         assert result is not None
         number = len(self.match.results)
         record = GameRecord.from_game(

@@ -455,7 +455,7 @@ def drive_match(
                     "processes)."
                 )
         import_ray(ray)  # before the first deal: say now if the extra is missing
-    player = config.table()
+    player = config.player()
     try:
         for index, spec in enumerate(specs):
             if spec.startswith(CMD_PREFIX):
@@ -492,7 +492,7 @@ def drive_match(
 
 
 class _MatchConfig(Protocol):
-    def table(self) -> _ChunkPlayer: ...
+    def player(self) -> _ChunkPlayer: ...
 
 
 def _worker_main(config: _MatchConfig, link: Connection) -> None:
@@ -501,7 +501,7 @@ def _worker_main(config: _MatchConfig, link: Connection) -> None:
     global _worker_player
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
-    _worker_player = player = config.table()
+    _worker_player = player = config.player()
     try:
         while (chunk := link.recv()) is not None:
             try:
@@ -531,7 +531,7 @@ def run_parallel(
 ) -> None:
     """Play a match in ``jobs`` worker processes, each sent a chunk of deals (``size`` of
     them; 0: up to 10, fewer for a short match) whenever it has answered the last one
-    (``config.table()`` plays them; ``result.add`` counts them).
+    (``config.player()`` plays them; ``result.add`` counts them).
 
     Each worker has a pipe of its own: no queue, so no named semaphores for the
     interpreter's resource tracker to account for at exit."""

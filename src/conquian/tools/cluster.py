@@ -2,7 +2,7 @@
 
 This is the optional extra ``cluster`` (``pip install 'conquian[cluster]'``); nothing else
 of conquian imports Ray.  :func:`run_on_ray` plays a match's deals in chunks, each chunk a
-Ray task that plays it exactly as a worker process of ``--jobs`` does (``config.table()``
+Ray task that plays it exactly as a worker process of ``--jobs`` does (``config.player()``
 and its ``play_deals``), so the same seed gives the same games as a local run: the games
 depend on the seed and the deal's number only, never on where or in which order the
 chunks are played.  The records of the games (``records_dir``) are written by this
@@ -42,7 +42,7 @@ EXTRA_HINT = "pip install 'conquian[cluster]'"
 
 
 class _MatchConfig(Protocol):
-    def table(self) -> Any: ...
+    def player(self) -> Any: ...
 
 
 class _Results(Protocol):
@@ -172,13 +172,13 @@ def play_chunk(config: Any, start: int, stop: int) -> tuple[list[Any], list[tupl
     contents (written in a directory of the task's own, then removed)."""
     records_dir: str | None = getattr(config, "records_dir", None)
     if records_dir is None:
-        player = config.table()
+        player = config.player()
         try:
             return player.play_deals(start, stop), []
         finally:
             player.close()
     with tempfile.TemporaryDirectory(prefix="conquian-records-") as scratch:
-        player = dataclasses.replace(config, records_dir=scratch).table()
+        player = dataclasses.replace(config, records_dir=scratch).player()
         try:
             games = player.play_deals(start, stop)
         finally:

@@ -1,11 +1,11 @@
 """The deal player of both arenas: the deals of a match played in one process.
 
 A match of two bots (:mod:`conquian.tools.arena`, duplicate deals) and one of three or
-four (:mod:`conquian.tools.table_arena`) play each shuffle once in every seating of the
+four (:mod:`conquian.tools.seating_arena`) play each shuffle once in every seating of the
 bots: two seatings for two bots, six for three, 24 for four.  The arenas differ only in
 how they name what they play (seeds, records, results), which an :class:`ArenaConfig`
 says; one :class:`DealPlayer` plays the games of either, in this process, in a worker
-process or in a Ray task, through the seat driver (:class:`conquian.seats.Table`), timing
+process or in a Ray task, through the seat driver (:class:`conquian.seats.SeatDriver`), timing
 every decision and keeping external bot programs running from deal to deal.
 
 >>> seatings(3)
@@ -31,7 +31,7 @@ from ..errors import ConquianError, IllegalActionError
 from ..game import Game
 from ..records import GameRecord
 from ..rules import Rules, find_rules
-from ..seats import Seat, Table
+from ..seats import Seat, SeatDriver
 
 CMD_PREFIX = "cmd:"
 """A bot named ``cmd:<command line>`` is a program speaking the bot protocol."""
@@ -102,7 +102,7 @@ class ArenaConfig(ABC, Generic[GameT]):
     time_limit_ms: int
     """The time an external bot has for each decision."""
 
-    def table(self) -> DealPlayer[GameT]:
+    def player(self) -> DealPlayer[GameT]:
         """The player of this match's deals in this process (the name that worker
         processes and Ray tasks call, see :func:`conquian.tools.arena.run_parallel`)."""
         return DealPlayer(self)
@@ -177,7 +177,7 @@ class DealPlayer(Generic[GameT]):
             dealer=deal % n,
             players=[config.specs[b] for b in seating],
         )
-        table = Table(
+        driver = SeatDriver(
             [Seat(g.players[p], self.bot(seating[p], deal, seating)) for p in range(n)], g.rules
         )
         ms: list[list[float]] = [[] for _ in range(n)]
@@ -185,12 +185,12 @@ class DealPlayer(Generic[GameT]):
         failure: str | None = None
         failed_player: int | None = None
         try:
-            table.start(g)
+            driver.start(g)
         except BotFailure as exc:
             # every seat is a bot, told in seat order: the first not told is the one that failed
-            failure, failed_player = str(exc), len(table.dealt)
+            failure, failed_player = str(exc), len(driver.dealt)
         while failure is None and not g.state.is_over:
-            turn = table.bot_turn()
+            turn = driver.bot_turn()
             p = turn.player
             started = time.perf_counter()
             try:
@@ -203,7 +203,7 @@ class DealPlayer(Generic[GameT]):
             if len(turn.obs.legal_actions) > 1:
                 choice_ms[seating[p]].append(elapsed)
             try:
-                table.push(p, action)
+                driver.push(p, action)
             except IllegalActionError as exc:
                 raise ConquianError(
                     f"The bot {config.specs[seating[p]]!r} chose an illegal action {action} "
@@ -216,7 +216,7 @@ class DealPlayer(Generic[GameT]):
             outcome = g.state.outcome()
             assert outcome is not None
             winner, termination = outcome.winner, outcome.termination.value
-        table.tell_bots(winner, failure)
+        driver.tell_bots(winner, failure)
         if config.records_dir is not None:
             self.save(g, deal, seating, failure)
         return PlayedGame(

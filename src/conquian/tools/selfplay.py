@@ -38,17 +38,17 @@ class GameSummary:
 @dataclass(frozen=True)
 class SelfplayConfig:
     """A run's games, as a Ray task receives them (:func:`conquian.tools.cluster.run_on_ray`
-    plays ``table().play_deals(start, stop)`` in each task)."""
+    plays ``player().play_deals(start, stop)`` in each task)."""
 
     rules: str
     seed: int
     records_dir: str | None = None
 
-    def table(self) -> SelfplayTable:
-        return SelfplayTable(self)
+    def player(self) -> SelfplayPlayer:
+        return SelfplayPlayer(self)
 
 
-class SelfplayTable:
+class SelfplayPlayer:
     """Plays the games of a run by their index (0 first)."""
 
     def __init__(self, config: SelfplayConfig) -> None:
@@ -150,8 +150,8 @@ def run_selfplay(
         os.makedirs(records_dir, exist_ok=True)
     started = time.perf_counter()
     if ray is None:
-        table = config.table()
-        result.add(table.play_deals(0, games))
+        player = config.player()
+        result.add(player.play_deals(0, games))
     else:
         from .cluster import run_on_ray
 

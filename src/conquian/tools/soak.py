@@ -606,13 +606,13 @@ def play_chunk(specs: Sequence[str], seed: int, start: int, stop: int) -> SoakRe
 
 @dataclass(frozen=True)
 class _Chunks:
-    """The games of a run, as a table that :func:`conquian.tools.arena.run_parallel`'s
+    """The games of a run, as a player that :func:`conquian.tools.arena.run_parallel`'s
     worker processes play, a chunk at a time (a chunk's result is one :class:`SoakResult`)."""
 
     specs: tuple[str, ...]
     seed: int
 
-    def table(self) -> _Chunks:
+    def player(self) -> _Chunks:
         return self
 
     def play_deals(self, start: int, stop: int) -> list[SoakResult]:

@@ -497,7 +497,7 @@ class Hub:
                     p = live.bot_to_act()
                     if p is None:
                         return
-                    turn = live.table.bot_turn(p)  # seeded: a reload gets the same move
+                    turn = live.driver.bot_turn(p)  # seeded: a reload gets the same move
                     seq = live.seq
                 if room.bot_backup:
                     room.bot_waiting = True

@@ -1,7 +1,7 @@
 """One match being played, in memory: the rules of a live match, testable without a server.
 
 A :class:`LiveMatch` is a :class:`~conquian.match.Match` played through the seat driver
-(:class:`~conquian.seats.Table`), rebuilt from the rows the store keeps: its seats (people,
+(:class:`~conquian.seats.SeatDriver`), rebuilt from the rows the store keeps: its seats (people,
 with the hashes of their tokens and invitations, and computer players), the fair shuffle of
 each deal, and the accepted actions, each checked again by the engine.  It knows whose turn
 it is, who may join, which seeds may still go into a shuffle, and what one action changes;
@@ -47,7 +47,7 @@ from ..game import Game
 from ..match import DealResult, Match
 from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
-from ..seats import Seat, Table
+from ..seats import Seat, SeatDriver
 from .schema import ActionRow, DealRow, MatchRow, SeatRow, hash_token
 
 __all__ = [
@@ -192,7 +192,7 @@ class LiveMatch:
         self.fair = row.fair
         self.seats: list[SeatRow] = list(row.seats)
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
-        self.table = Table(
+        self.driver = SeatDriver(
             [
                 Seat(
                     s.name,
@@ -263,7 +263,7 @@ class LiveMatch:
         """The computer seat to act now, if any."""
         if self.match.is_over or not self.ready:
             return None
-        return self.table.bot_to_act()
+        return self.driver.bot_to_act()
 
     def refusal_to_act(self, seat: int) -> Refused | IllegalActionError | None:
         """Why ``seat`` cannot move now (None: it may): a seat is free, the first deal is
@@ -288,14 +288,14 @@ class LiveMatch:
         """
         if self.match.is_over:
             raise Refused(Refusal.MATCH_OVER)
-        self.table.push(player, action)
+        self.driver.push(player, action)
         deal = self.deal_number
         row = ActionRow(self.seq + 1, deal, player, str(action))
         state = self.game.state
         if not state.is_over:
             return Pushed(row)
         record = GameRecord.from_game(self.game, event="conquian serve", game=self.id)
-        ends_match = self.table.would_end_match()
+        ends_match = self.driver.would_end_match()
         return Pushed(
             row,
             record=(deal, format_result(state.outcome()), record.dumps()),
@@ -305,15 +305,15 @@ class LiveMatch:
 
     def undo(self) -> None:
         """Take back the action of a :meth:`push` that could not be stored."""
-        self.table.undo()
+        self.driver.undo()
 
     def settle(self, pushed: Pushed) -> None:
         """After the action is stored: count it, settle a finished deal and deal the next."""
         self.seq = pushed.row.seq
-        if not self.table.deal_is_over:
+        if not self.driver.deal_is_over:
             return
         game = self.game
-        result = self.table.settle()
+        result = self.driver.settle()
         assert result is not None
         self.finished.append((game, result))
         if self.match.is_over:
@@ -417,7 +417,7 @@ class LiveMatch:
         self.match.players = names
         if self.dealt:
             self.game.players = names
-        for seat, name in zip(self.table.seats, names, strict=True):
+        for seat, name in zip(self.driver.seats, names, strict=True):
             seat.name = name
 
     def rematch_row(self) -> MatchRow:
@@ -504,7 +504,7 @@ class LiveMatch:
         if self.match.is_over or self.match.deal is not None:
             return
         if not self.fair:  # stored by an earlier version: dealt from the match seed
-            self.table.start()
+            self.driver.start()
             return
         number = self.match.deal_number + 1
         row = self.shuffle_for(number)
@@ -518,5 +518,5 @@ class LiveMatch:
             client_seeds=tuple(bytes.fromhex(c) for c in row.client_seeds if c),
             server_seed=bytes.fromhex(row.server_seed),
         )
-        self.table.start(fair=shuffle)
+        self.driver.start(fair=shuffle)
         self.shuffle_for(number + 1)  # its commitment is published during this deal

@@ -13,11 +13,11 @@ from conquian.errors import ConquianError
 from conquian.records import load_record
 from conquian.state import shuffled_deck
 from conquian.tools.arena import derive_seed, wilson_interval
-from conquian.tools.table_arena import (
-    combine_table_results,
+from conquian.tools.seating_arena import (
+    combine_seating_results,
     finishing_ranks,
     rating_model,
-    run_table_match,
+    run_seating_match,
     seatings,
 )
 from tests.test_arena import run_cli
@@ -34,7 +34,7 @@ def outcome_key(result: object) -> list[tuple[int, tuple[int, ...], int | None, 
 
 
 def test_every_shuffle_is_played_in_every_seating(tmp_path: Path) -> None:
-    result = run_table_match(
+    result = run_seating_match(
         ["greedy", "heuristic", "random"], 3, seed=5, rules="tercerilla", records_dir=tmp_path
     )
     assert result.deals == 3 and len(result.games) == 18
@@ -68,7 +68,7 @@ def test_every_shuffle_is_played_in_every_seating(tmp_path: Path) -> None:
 
 
 def test_win_shares_stakes_and_seats_add_up() -> None:
-    result = run_table_match(["greedy", "heuristic", "random"], 20, seed=7, rules="tercerilla")
+    result = run_seating_match(["greedy", "heuristic", "random"], 20, seed=7, rules="tercerilla")
     data = result.to_dict()
     bots = data["bots"]
     assert [b["spec"] for b in bots] == ["greedy", "heuristic", "random"]
@@ -87,7 +87,7 @@ def test_win_shares_stakes_and_seats_add_up() -> None:
 
 
 def test_ratings_are_openskill_replayed_in_order() -> None:
-    result = run_table_match(["greedy", "random", "random"], 4, seed=3, rules="tercerilla")
+    result = run_seating_match(["greedy", "random", "random"], 4, seed=3, rules="tercerilla")
     data = result.to_dict()
     model = rating_model()
     ratings = [model.rating() for _ in range(3)]
@@ -101,17 +101,17 @@ def test_ratings_are_openskill_replayed_in_order() -> None:
 
 
 def test_same_seed_same_games_whatever_the_jobs() -> None:
-    one = run_table_match(["random", "greedy", "heuristic"], 4, seed=2026, rules="tercerilla")
-    two = run_table_match(
+    one = run_seating_match(["random", "greedy", "heuristic"], 4, seed=2026, rules="tercerilla")
+    two = run_seating_match(
         ["random", "greedy", "heuristic"], 4, seed=2026, rules="tercerilla", jobs=2
     )
     assert outcome_key(one) == outcome_key(two)
-    other = run_table_match(["random", "greedy", "heuristic"], 4, seed=2027, rules="tercerilla")
+    other = run_seating_match(["random", "greedy", "heuristic"], 4, seed=2027, rules="tercerilla")
     assert outcome_key(other) != outcome_key(one)
 
 
 def test_four_bots_play_twenty_four_seatings() -> None:
-    result = run_table_match(
+    result = run_seating_match(
         ["greedy", "random", "heuristic", "random"], 1, seed=2, rules="mexican,num_players=4"
     )
     assert len(result.games) == 24 and sorted(g.seating for g in result.games) == seatings(4)
@@ -121,12 +121,12 @@ def test_four_bots_play_twenty_four_seatings() -> None:
 
 def test_parts_combine_to_the_whole() -> None:
     bots = ["greedy", "heuristic", "random"]
-    whole = run_table_match(bots, 5, seed=9, rules="tercerilla").to_dict()
+    whole = run_seating_match(bots, 5, seed=9, rules="tercerilla").to_dict()
     parts = [
-        run_table_match(bots, 2, seed=9, rules="tercerilla").to_dict(),
-        run_table_match(bots, 3, seed=9, rules="tercerilla", first_deal=2).to_dict(),
+        run_seating_match(bots, 2, seed=9, rules="tercerilla").to_dict(),
+        run_seating_match(bots, 3, seed=9, rules="tercerilla", first_deal=2).to_dict(),
     ]
-    combined = combine_table_results(list(reversed(parts)))
+    combined = combine_seating_results(list(reversed(parts)))
     assert combined["parts"] == 2 and combined["deal_ranges"] == [[1, 5]]
     for key in ("games", "draws", "results", "stakes", "dealers"):
         assert combined[key] == whole[key], key
@@ -142,21 +142,21 @@ def test_parts_combine_to_the_whole() -> None:
         ):
             assert mine[key] == theirs[key], key
     with pytest.raises(ConquianError, match="both played deal 1"):
-        combine_table_results([parts[0], parts[0]])
-    other = run_table_match(bots, 1, seed=10, rules="tercerilla").to_dict()
+        combine_seating_results([parts[0], parts[0]])
+    other = run_seating_match(bots, 1, seed=10, rules="tercerilla").to_dict()
     with pytest.raises(ConquianError, match="seed"):
-        combine_table_results([parts[0], other])
+        combine_seating_results([parts[0], other])
     with pytest.raises(ConquianError, match="lacks"):
-        combine_table_results([{"bots": []}])
+        combine_seating_results([{"bots": []}])
 
 
 def test_bad_arguments_are_clear_errors() -> None:
     with pytest.raises(ConquianError, match="seat 3 players; name 3 bots, not 2"):
-        run_table_match(["greedy", "random"], 1, rules="tercerilla")
+        run_seating_match(["greedy", "random"], 1, rules="tercerilla")
     with pytest.raises(ConquianError, match="Unknown bot 'nobody'"):
-        run_table_match(["greedy", "random", "nobody"], 1, rules="tercerilla")
+        run_seating_match(["greedy", "random", "nobody"], 1, rules="tercerilla")
     with pytest.raises(ConquianError, match="at least one deal"):
-        run_table_match(["greedy", "random", "random"], 0, rules="tercerilla")
+        run_seating_match(["greedy", "random", "random"], 0, rules="tercerilla")
 
 
 def test_finishing_ranks() -> None:
@@ -167,7 +167,7 @@ def test_finishing_ranks() -> None:
 
 def test_a_failing_external_bot_forfeits_and_the_match_goes_on(tmp_path: Path) -> None:
     spec = write_bot(tmp_path, "garbage", "print('no', flush=True)")
-    result = run_table_match([spec, "greedy", "random"], 1, seed=4, rules="tercerilla")
+    result = run_seating_match([spec, "greedy", "random"], 1, seed=4, rules="tercerilla")
     assert len(result.games) == 6 and not result.interrupted
     assert all(
         g.termination == "forfeit" and g.failed == 0 and g.winner is None for g in result.games
@@ -193,7 +193,7 @@ def test_cli_three_bots_json_and_table(tmp_path: Path) -> None:
     for b in data["bots"]:
         for key in ("win_share", "ci95_low", "ci95_high", "rating", "rating_low", "rating_high"):
             assert key in b, key
-    same = run_table_match(
+    same = run_seating_match(
         ["greedy", "heuristic", "random"], 2, seed=4, rules="tercerilla"
     ).to_dict()
     assert data["results"] == same["results"]

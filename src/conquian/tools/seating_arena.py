@@ -1,6 +1,6 @@
-"""Matches between three or four bots at one table, every shuffle played in every seating.
+"""Matches between three or four bots, every shuffle played in every seating.
 
-Each *deal* of a table match is one shuffle (and one dealer) played once for every
+Each *deal* of a seating match is one shuffle (and one dealer) played once for every
 order of the bots round the table: six games for three bots, 24 for four.  So every
 bot sits in every seat and on either side of every other bot with the same cards, and
 the luck of the deal largely cancels out.  A bot is named as
@@ -14,7 +14,7 @@ updated game after game in a fixed order (the winner first, the others tied; a d
 ties everyone; a bot that forfeits comes last), with a 95% interval of
 ``mu +/- 1.96 sigma``.
 
->>> result = run_table_match(["greedy", "random", "random"], 1, seed=1, rules="tercerilla")
+>>> result = run_seating_match(["greedy", "random", "random"], 1, seed=1, rules="tercerilla")
 >>> result.deals, len(result.games), sum(b.wins for b in result.bots) + result.draws
 (1, 6, 6)
 >>> sorted(permutation_code(s) for s in seatings(3))
@@ -44,7 +44,7 @@ from .arena import (
 )
 from .deal_player import ArenaConfig, PlayedGame, check_spec, derive_seed, seatings
 
-TableProgressFn = Callable[[int, int, "TableMatchResult"], None]
+TableProgressFn = Callable[[int, int, "SeatingMatchResult"], None]
 """``progress(deals_done, deals_total, result_so_far)``."""
 
 
@@ -54,7 +54,7 @@ def permutation_code(seating: Sequence[int]) -> str:
 
 
 def rating_model() -> Any:
-    """The ``openskill`` Plackett-Luce model the table arena rates with.
+    """The ``openskill`` Plackett-Luce model the seating arena rates with.
 
     :raises ConquianError: if ``openskill`` is not installed.
     """
@@ -85,8 +85,8 @@ def finishing_ranks(n: int, winner: int | None, failed: int | None) -> list[int]
 
 
 @dataclass(frozen=True, slots=True)
-class TableGame:
-    """One game of a table match: a shuffle in one seating."""
+class SeatingGame:
+    """One game of a seating match: a shuffle in one seating."""
 
     deal: int
     """The shuffle's number, from 0."""
@@ -113,8 +113,8 @@ class TableGame:
 
 
 @dataclass
-class TableBot:
-    """What a table match measured of one bot."""
+class SeatingBot:
+    """What a seating match measured of one bot."""
 
     spec: str
     name: str
@@ -128,21 +128,21 @@ class TableBot:
 
 
 @dataclass
-class TableMatchResult:
-    """The result of a table match so far."""
+class SeatingMatchResult:
+    """The result of a seating match so far."""
 
-    bots: list[TableBot]
+    bots: list[SeatingBot]
     rules: str
     seed: int
     deals_requested: int
     jobs: int = 1
     first_deal: int = 0
-    games: list[TableGame] = field(default_factory=list)
+    games: list[SeatingGame] = field(default_factory=list)
     draws: int = 0
     interrupted: bool = False
     elapsed_s: float = 0.0
 
-    def add(self, games: Sequence[TableGame]) -> None:
+    def add(self, games: Sequence[SeatingGame]) -> None:
         """Count finished games."""
         n = len(self.bots)
         for g in games:
@@ -172,7 +172,7 @@ class TableMatchResult:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data: one entry per bot, and every game in compact form."""
         self.games.sort(key=lambda g: (g.deal, g.seating))
-        return table_summary(
+        return seating_summary(
             specs=[b.spec for b in self.bots],
             names=[b.name for b in self.bots],
             rules=self.rules,
@@ -207,7 +207,7 @@ class TableMatchResult:
         )
 
 
-def table_summary(
+def seating_summary(
     *,
     specs: Sequence[str],
     names: Sequence[str],
@@ -224,11 +224,11 @@ def table_summary(
     elapsed_s: float,
     parts: int | None = None,
 ) -> dict[str, Any]:
-    """The JSON result of a table match, from its games in compact form
+    """The JSON result of a seating match, from its games in compact form
     (``[deal, seating, winner, failed]``, in order of deal and seating).
 
     The ratings are computed here, replaying the games in that order, so a match played
-    in parts and put together (:func:`combine_table_results`) rates exactly as one run.
+    in parts and put together (:func:`combine_seating_results`) rates exactly as one run.
     """
     n = len(specs)
     model = rating_model()
@@ -304,8 +304,8 @@ def table_summary(
     return result
 
 
-def combine_table_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Put together the JSON results of a table match played in parts (same bots, rules
+def combine_seating_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Put together the JSON results of a seating match played in parts (same bots, rules
     and seed, different deals): the games are replayed in order, so the figures and the
     ratings are those of one long run; latency percentiles come from the histograms.
 
@@ -319,7 +319,7 @@ def combine_table_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         ]
         if missing:
             raise ConquianError(
-                f"Part {number} is not a table match result: it lacks {', '.join(missing)}."
+                f"Part {number} is not a seating match result: it lacks {', '.join(missing)}."
             )
     first = parts[0]
     specs = [b["spec"] for b in first["bots"]]
@@ -358,7 +358,7 @@ def combine_table_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                 "decisions": sum(int(part["bots"][b].get("decisions", 0)) for part in parts),
             }
         )
-    return table_summary(
+    return seating_summary(
         specs=specs,
         names=[b["name"] for b in first["bots"]],
         rules=first["rules"],
@@ -380,8 +380,8 @@ def combine_table_results(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class TableConfig(ArenaConfig[TableGame]):
-    """A table match: every shuffle played in every seating of the bots."""
+class SeatingConfig(ArenaConfig[SeatingGame]):
+    """A seating match: every shuffle played in every seating of the bots."""
 
     def bot_seed(self, deal: int, seating: tuple[int, ...], index: int) -> int:
         return derive_seed(self.seed, "bot", deal, permutation_code(seating), index)
@@ -395,9 +395,9 @@ class TableConfig(ArenaConfig[TableGame]):
         meta.update(event="arena", deal=str(deal + 1), seating=code, match_seed=str(self.seed))
         return f"deal-{deal + 1:05d}-{code}.toml", meta
 
-    def result(self, played: PlayedGame) -> TableGame:
+    def result(self, played: PlayedGame) -> SeatingGame:
         seating, g = played.seating, played.game
-        return TableGame(
+        return SeatingGame(
             deal=played.deal,
             seating=seating,
             dealer=g.dealer,
@@ -412,7 +412,7 @@ class TableConfig(ArenaConfig[TableGame]):
         )
 
 
-def run_table_match(
+def run_seating_match(
     bots: Sequence[str],
     deals: int,
     seed: int | None = None,
@@ -424,7 +424,7 @@ def run_table_match(
     time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
     first_deal: int = 0,
     ray: str | None = None,
-) -> TableMatchResult:
+) -> SeatingMatchResult:
     """Play ``deals`` shuffles, each in every seating of ``bots`` (one per player of
     ``rules``).  Seeds, parts (``first_deal``), workers, Ray tasks (``ray``) and Ctrl-C
     behave as in :func:`~conquian.tools.arena.run_match`.
@@ -453,12 +453,12 @@ def run_table_match(
     records = None if records_dir is None else os.fspath(records_dir)
     if records is not None:
         os.makedirs(records, exist_ok=True)
-    config = TableConfig(tuple(bots), rules_obj.to_spec(), seed, records, time_limit_ms)
+    config = SeatingConfig(tuple(bots), rules_obj.to_spec(), seed, records, time_limit_ms)
 
-    def new_result(names: list[str]) -> TableMatchResult:
-        return TableMatchResult(
+    def new_result(names: list[str]) -> SeatingMatchResult:
+        return SeatingMatchResult(
             [
-                TableBot(spec, name, wins_by_seat=[0] * n)
+                SeatingBot(spec, name, wins_by_seat=[0] * n)
                 for spec, name in zip(bots, names, strict=True)
             ],
             config.rules,
@@ -474,13 +474,13 @@ def run_table_match(
 
 
 __all__ = [
-    "TableBot",
-    "TableConfig",
-    "TableGame",
-    "TableMatchResult",
-    "combine_table_results",
+    "SeatingBot",
+    "SeatingConfig",
+    "SeatingGame",
+    "SeatingMatchResult",
+    "combine_seating_results",
     "permutation_code",
     "rating_model",
-    "run_table_match",
+    "run_seating_match",
     "seatings",
 ]
