@@ -1,4 +1,7 @@
-"""The web server's routes: the browser client, a small JSON API and one websocket per game.
+"""The web server's routes: the browser client, a small JSON API and one websocket per match.
+
+What the URLs and the JSON call a game (``/api/games``, ``/ws/{id}``, a state's ``game``) is a
+match, a series of deals: the names stay, for the clients that use them; the code says match.
 
 ============================================  =============================================
 route                                         what it does
@@ -175,18 +178,18 @@ def create_app(
 
     routes = [
         Route("/", index),
-        Route("/api/games", create_game, methods=["POST"]),
-        Route("/api/games/{game_id}", game_info),
-        Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
-        Route("/api/games/{game_id}/records", list_records),
-        Route("/api/games/{game_id}/records/{deal}", download_record),
-        Route("/api/games/{game_id}/replay/{deal}", replay),
+        Route("/api/games", create_match, methods=["POST"]),
+        Route("/api/games/{match_id}", match_info),
+        Route("/api/games/{match_id}/join", join_match, methods=["POST"]),
+        Route("/api/games/{match_id}/records", list_records),
+        Route("/api/games/{match_id}/records/{deal}", download_record),
+        Route("/api/games/{match_id}/replay/{deal}", replay),
         Route("/api/lobby", lobby),
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),
         Route("/sw.js", service_worker),
-        WebSocketRoute("/ws/{game_id}", game_socket),
+        WebSocketRoute("/ws/{match_id}", match_socket),
         Mount("/static", _Static(directory=STATIC), name="static"),
     ]
     app = _App(routes=routes, lifespan=lifespan, exception_handlers={UserError: _user_error})
@@ -330,7 +333,7 @@ async def page_words(request: Request) -> Response:
     )
 
 
-async def create_game(request: Request) -> Response:
+async def create_match(request: Request) -> Response:
     asked = read_new_match(await _body(request, "create"))
     room, token, invitations = await _hub(request).create(asked)
     answer = {
@@ -343,17 +346,17 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(answer, status_code=201)
 
 
-async def join_game(request: Request) -> Response:
+async def join_match(request: Request) -> Response:
     name, invite = read_join(await _body(request, "join"))
-    room, seat, token = await _hub(request).join(request.path_params["game_id"], name, invite)
+    room, seat, token = await _hub(request).join(request.path_params["match_id"], name, invite)
     return JSONResponse(
         {"id": room.id, "seat": seat, "token": token, "shuffle": shuffle_offer(room.live)}
     )
 
 
-async def game_info(request: Request) -> Response:
+async def match_info(request: Request) -> Response:
     hub = _hub(request)
-    room = await hub.get(request.path_params["game_id"], current=True)
+    room = await hub.get(request.path_params["match_id"], current=True)
     summary = room.views.summary()
     hub.release(room)
     return JSONResponse(summary)
@@ -374,29 +377,29 @@ async def lobby(request: Request) -> Response:
 
 
 async def list_records(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
-    found = await _hub(request).records(game_id)
+    match_id = request.path_params["match_id"]
+    found = await _hub(request).records(match_id)
     return JSONResponse({"deals": [{"deal": deal, "result": result} for deal, result, _ in found]})
 
 
 async def _record(request: Request) -> tuple[int, str]:
-    game_id = request.path_params["game_id"]
+    match_id = request.path_params["match_id"]
     deal_text = request.path_params["deal"]
     if not deal_text.isdigit():
         raise UserError(
             _("The deal must be a number, got {deal}.").format(deal=repr(deal_text[:20]))
         )
-    for deal, _result, text in await _hub(request).records(game_id):
+    for deal, _result, text in await _hub(request).records(match_id):
         if deal == int(deal_text):
             return deal, text
     raise UserError(
-        _("Game {game} has no finished deal {deal}.").format(game=game_id, deal=deal_text), 404
+        _("Game {game} has no finished deal {deal}.").format(game=match_id, deal=deal_text), 404
     )
 
 
 async def download_record(request: Request) -> Response:
     deal, text = await _record(request)
-    name = f"conquian-{request.path_params['game_id']}-deal{deal}.toml"
+    name = f"conquian-{request.path_params['match_id']}-deal{deal}.toml"
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
@@ -408,7 +411,7 @@ async def replay(request: Request) -> Response:
     record = GameRecord.loads(text)
     game = record.to_game()
     hub = _hub(request)
-    room = await hub.get(request.path_params["game_id"])
+    room = await hub.get(request.path_params["match_id"])
     shown = room.views.shown_names()
     hub.release(room)
     players = list(shown) if len(shown) == len(record.players) else list(record.players)
@@ -482,7 +485,7 @@ HELLO = '{"type": "hello", "token": "<your seat token>"}'
 WATCH = '{"type": "hello"}'
 
 
-async def game_socket(websocket: WebSocket) -> None:
+async def match_socket(websocket: WebSocket) -> None:
     """Play or watch one game; every problem is answered with an error message.
 
     The client's first message says who it is: ``{"type": "hello", "token": ...}`` for a
@@ -495,7 +498,7 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1008)  # before the handshake: an HTTP 403
         return
     hub = _hub(websocket)
-    match_id = websocket.path_params["game_id"]
+    match_id = websocket.path_params["match_id"]
     room: Room | None
     missing = ""
     try:
