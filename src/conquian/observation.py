@@ -641,3 +641,31 @@ def observe_public(state: GameState, history: tuple[PublicEvent, ...] = ()) -> P
         owner=state.owner,
         offeree=state.offeree,
     )
+
+
+def seat_part(state: GameState, player: int) -> dict[str, Any]:
+    """What only ``player`` may know of ``state``, as :meth:`Observation.to_dict` writes it:
+    ``player``, ``hand``, ``legal_actions`` (while he is to act) and, with the exchange,
+    ``exchange``.  With the public view's keys, it is his whole observation (but the history):
+    a server showing one position to every seat builds the public part once.
+
+    >>> state = GameState.deal(Rules(), seed=3, dealer=0)
+    >>> whole = observe(state, 1).to_dict()
+    >>> {**observe_public(state).to_dict(), **seat_part(state, 1)} == whole
+    True
+    """
+    data: dict[str, Any] = {
+        "player": player,
+        "hand": mask_labels(state.hands[player]),
+        "legal_actions": [str(a) for a in state.legal_actions()]
+        if state.to_act == player and state.phase is not Phase.OVER
+        else [],
+    }
+    if state.rules.exchange_one_card:
+        passed = state.exchange[player] if state.exchange else -1
+        received = state.received(player)
+        data["exchange"] = {
+            "passed": str(CARDS[passed]) if passed >= 0 else None,
+            "received": str(CARDS[received]) if received >= 0 else None,
+        }
+    return data

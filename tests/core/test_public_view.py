@@ -1,4 +1,5 @@
-"""The public view of a position (a spectator's, a record's public part) and events as data.
+"""The public view of a position (a spectator's, a record's public part), a seat's own part, and
+events as data.
 
 The public view is every seat's observation with the private parts taken away, and it names
 no card of any hand nor of the stock; each event written as data reads back as the same event.
@@ -13,7 +14,7 @@ import pytest
 from conquian import Game, PublicView, observe, observe_public
 from conquian.cards import CARDS, mask_indices
 from conquian.errors import InvalidNotationError
-from conquian.observation import read_public_event
+from conquian.observation import read_public_event, seat_part
 from conquian.rules import find_rules
 
 PRESETS = ["standard", "bicycle", "foster", "wikipedia", "mexican", "mexican,num_players=4"]
@@ -46,6 +47,9 @@ def test_the_public_view_is_every_seats_view_without_its_private_parts(spec: str
             expected = {k: v for k, v in seat_view.items() if k not in PRIVATE}
             expected["history"] = [str(e.seen_by(-1)) for e in game.history]
             assert {k: v for k, v in data.items() if k != "player"} == expected
+            # the public part and the seat's own part make up the seat's whole view
+            whole = {**data, **seat_part(game.state, seat), "history": seat_view["history"]}
+            assert whole == seat_view
         text = repr(data)
         shown = {label for label in hidden_labels(game) if f"'{label}'" in text}
         assert not shown, f"the public view shows hidden cards {sorted(shown)}"

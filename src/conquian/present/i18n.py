@@ -25,7 +25,7 @@ import string
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from .spans import Line, Span
@@ -103,9 +103,17 @@ def negotiate(wanted: list[str]) -> str:
     ('es', 'en', 'en')
     """
     for code in wanted:
-        if _base(code) in LANGUAGES:
-            return _base(code)
+        base = _offered(code)
+        if base is not None:
+            return base
     return SOURCE_LANGUAGE
+
+
+@cache
+def _offered(code: str) -> str | None:
+    """The offered language of a code, or None (codes come again and again: kept)."""
+    base = _base(code)
+    return base if base in LANGUAGES else None
 
 
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
@@ -183,6 +191,12 @@ Part = str | int | Span | Line
 """What :func:`fill` puts in a placeholder."""
 
 
+@lru_cache(maxsize=2048)
+def _parsed(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A template's literal text and placeholders, in order (each template read once)."""
+    return tuple((literal, field) for literal, field, _spec, _conv in _FORMATTER.parse(template))
+
+
 def fill(template: str, style: str = "", **parts: Part) -> Line:
     """A translated sentence as spans: ``{name}`` placeholders are replaced by text,
     a card span, or a whole line (cards and melds keep their own spans and styles).
@@ -193,7 +207,7 @@ def fill(template: str, style: str = "", **parts: Part) -> Line:
     ('Ana took 5h', 21)
     """
     line: Line = []
-    for literal, field, _spec, _conversion in _FORMATTER.parse(template):
+    for literal, field in _parsed(template):
         if literal:
             line.append(Span(literal, style))
         if field is None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..cards import (
@@ -134,8 +135,10 @@ class CardLook:
         return "\u00b7" if self.symbols else "."
 
 
+@lru_cache(maxsize=512)
 def card_span(look: CardLook, index: int) -> Span:
-    """One card, written as ``look`` writes it, carrying its index."""
+    """One card, written as ``look`` writes it, carrying its index (spans are immutable:
+    each is made once)."""
     return Span(look.text(index), look.style(index), index)
 
 

@@ -112,15 +112,22 @@ class Conn:
 
 
 def same_start(before: Sequence[Any] | None, now: Sequence[Any]) -> int:
-    """How many items ``now`` starts with that are the very objects ``before`` starts with
-    (the kept log replaces an item that changed, and starts a new list for a new deal).
+    """How many items ``now`` starts with that are the very objects ``before`` starts with.
+
+    The lists are a deal's log or history as kept for one viewer, which only ever replaces
+    items from some place to its end (a move adds items or changes the last one; a new deal,
+    another language or another name makes a new list of new items): so when the last item
+    of ``before`` is still in its place, every item before it is too.
 
     >>> a, b = ["x"], ["y"]
-    >>> same_start([a, b], [a, ["y"]]), same_start(None, [a])
-    (1, 0)
+    >>> same_start([a, b], [a, ["y"]]), same_start([a, b], [a, b, ["z"]]), same_start(None, [a])
+    (1, 2, 0)
     """
-    if before is None:
+    if not before:
         return 0
+    count = len(before)
+    if count <= len(now) and before[-1] is now[count - 1]:
+        return count
     same = 0
     for old, new in zip(before, now, strict=False):
         if old is not new:

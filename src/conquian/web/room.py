@@ -28,7 +28,7 @@ from .live import LiveMatch
 from .messages import StateMessage
 from .schema import ActionRow
 from .store import Store
-from .views import Shared, Views, with_invitations
+from .views import Views, with_invitations
 
 log = logging.getLogger("conquian.web")
 
@@ -78,21 +78,19 @@ class Room:
         """Send every connection its view, in its own language; ``actor``, whose move it was,
         gets ``ack`` with it.  The parts the same for every seat are worked out once per
         language, and each (seat, language) once."""
-        cache: dict[tuple[int | None, str], StateMessage] = {}
-        shared: dict[str, Shared] = {}
-        for conn in list(self.conns):
-            state = cache.get((conn.seat, conn.lang))
-            if state is None:
-                with speaking(conn.lang):
-                    common = shared.get(conn.lang)
-                    if common is None:
-                        common = shared[conn.lang] = self.views.shared()
-                    state = cache[conn.seat, conn.lang] = self.views.state(conn.seat, common)
-            state = with_invitations(state, conn.invites, self.live)
-            if conn is actor:
-                conn.send_state({**state, "ack": ack})
-            else:
-                conn.send_state(state)
+        by_language: dict[str, list[Conn]] = {}
+        for conn in self.conns:
+            by_language.setdefault(conn.lang, []).append(conn)
+        for lang, conns in by_language.items():
+            states: dict[int | None, StateMessage] = {}
+            with speaking(lang):
+                shared = self.views.shared()
+                for conn in conns:
+                    if conn.seat not in states:
+                        states[conn.seat] = self.views.state(conn.seat, shared)
+            for conn in conns:
+                state = with_invitations(states[conn.seat], conn.invites, self.live)
+                conn.send_state({**state, "ack": ack} if conn is actor else state)
 
     def take_announced(self) -> list[ActionRow] | None:
         """The actions after the live match's last up to the last one heard of, if the

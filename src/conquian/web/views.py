@@ -32,7 +32,7 @@ from ..cards import mask_labels
 from ..errors import IllegalActionError
 from ..fair import ALGORITHM
 from ..game import Game
-from ..observation import Observation, PublicEvent, PublicView, observe, observe_public
+from ..observation import Observation, PublicEvent, PublicView, observe, observe_public, seat_part
 from ..present.i18n import current_language
 from ..present.spans import CardLook, Line
 from ..present.words import (
@@ -91,6 +91,8 @@ class Views:
         self._shown: dict[Any, tuple[str, ...]] = {}
         self._logs: dict[tuple[int | None, str], _KeptLog] = {}
         self._last: dict[Any, DealEnd | None] = {}
+        self._kept_facts: tuple[Any, MatchFacts] | None = None
+        self._public: tuple[Game, int, PublicEvent | None, PublicView, dict[str, Any]] | None = None
 
     def shown_names(self) -> tuple[str, ...]:
         """The players' names in the language in use (:func:`.words.shown_names`)."""
@@ -164,8 +166,9 @@ class Views:
 
     def shared(self) -> Shared:
         """The parts of a state that are the same for every seat and spectator (in the
-        language in use): the match's facts, the score and the commitments.  A broadcast
-        works them out once for each language and passes them to :meth:`state`."""
+        language in use): the match's facts, the score, the commitments and the position's
+        public view.  A broadcast works them out once for each language and passes them to
+        :meth:`state`."""
         live = self.live
         match = live.match
         over = match.is_over
@@ -177,7 +180,28 @@ class Views:
             "leader": match.leader if live.dealt else None,
             "scoring": live.rules.scoring.value,
         }
-        return Shared(self.summary(), score, self._commitments())
+        public = self._public_now() if live.dealt else None
+        return Shared(self._facts(), score, self._commitments(), public)
+
+    def _facts(self) -> MatchFacts:
+        """:meth:`summary`, kept until the seats, the status or the language change."""
+        live = self.live
+        key = (current_language(), live.status, live.rematch_id, tuple(live.seats))
+        if self._kept_facts is None or self._kept_facts[0] != key:
+            self._kept_facts = (key, self.summary())
+        return self._kept_facts[1]
+
+    def _public_now(self) -> tuple[PublicView, dict[str, Any]]:
+        """The public view of the position in play and its data (without the history, which
+        each viewer's kept log gives), kept until the next move."""
+        game = self.live.game
+        history = game.history
+        last = history[-1] if history else None
+        kept = self._public
+        if kept is None or kept[0] is not game or kept[1] != len(history) or kept[2] is not last:
+            view = observe_public(game.state)
+            kept = self._public = (game, len(history), last, view, view.to_dict())
+        return kept[3], kept[4]
 
     def state(self, seat: int | None, shared: Shared | None = None) -> StateMessage:
         """Everything the client at ``seat`` (None: a spectator) may see now, its words in
@@ -185,7 +209,7 @@ class Views:
         live = self.live
         if shared is None:
             shared = self.shared()
-        if not live.dealt:
+        if shared.public is None:
             return {
                 "type": "state",
                 "game": shared.facts,
@@ -202,18 +226,19 @@ class Views:
                 "fair": shared.commitments,
             }
         names = Names(self.shown_names(), me=seat)
-        game = live.game
+        state = live.game.state
+        public, public_data = shared.public
+        # the seat's view: the public part and its own (:func:`~conquian.observation.seat_part`)
+        data = (
+            {**public_data, "legal_actions": []}
+            if seat is None
+            else {**public_data, **seat_part(state, seat)}
+        )
         obs: Observation | None = None
-        seen: Observation | PublicView
-        if seat is None:
-            seen = observe_public(game.state)  # the history: below, as kept
-            data = seen.to_dict()
-            data["legal_actions"] = []
-        else:
-            obs = seen = observe(game.state, seat)
-            data = obs.to_dict()
-            if not (obs.my_turn and live.ready and not shared.score["over"]):
-                obs = None  # not to act: no legal action, no situation
+        if seat is not None and data["legal_actions"]:
+            if live.ready and not shared.score["over"]:
+                obs = observe(state, seat)  # to act: what he must decide, in words
+            else:
                 data["legal_actions"] = []
         data["history"], log = self._deal_so_far(seat, names)
         return {
@@ -223,7 +248,7 @@ class Views:
             "obs": cast(View, data),
             "seq": live.seq,
             "log": log,
-            "origin": centre_origin(seen, names) if seen.centre >= 0 else "",
+            "origin": centre_origin(public, names) if public.centre >= 0 else "",
             "situation": [] if obs is None else segments(situation(obs, names, LOOK)),
             "takes": [] if obs is None else _forms(obs, ActionKind.TAKE),
             "lays": [] if obs is None else _forms(obs, ActionKind.PASS),
@@ -320,6 +345,8 @@ class Shared:
     facts: MatchFacts
     score: Score
     commitments: Commitments | None
+    public: tuple[PublicView, dict[str, Any]] | None
+    """The position's public view and its data (None before the first deal)."""
 
 
 def _melds(partition: Sequence[int]) -> list[list[str]]:
