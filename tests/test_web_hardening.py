@@ -472,6 +472,43 @@ def test_a_client_that_stops_reading_is_disconnected_and_can_come_back(
         assert strict_json(str(ws.recv(timeout=WAIT))) == {"type": "pong", "id": "back"}
 
 
+def test_a_silent_client_that_falls_behind_is_disconnected(server: tuple[str, Any, Path]) -> None:
+    """A spectator that says hello, then neither reads nor sends: the server is waiting for
+    its next message when what waits for it passes the outbox's bound, and must stop waiting
+    and close the connection then (not when the client next speaks, which it never does)."""
+    base, _proc, log = server
+    rules = "standard,match=n_deals,match_target=60"
+    made = post(f"{base}/api/games", {"mode": "bot", "level": "beginner", "rules": rules})
+    url = "ws" + base.removeprefix("http") + f"/ws/{made['id']}"
+    said = "fell too far behind"
+    before = log.read_text().count(said)
+    silent = RawSocket(url)
+    try:
+        silent.send_text(hello())
+        deadline = time.monotonic() + WAIT
+        while silent.out:
+            assert time.monotonic() < deadline
+            silent.write_some(0.05)
+        with connect(url) as ws:  # the player moves; the computer answers at once
+            ws.send(hello(made["token"]))
+            moves = 0
+            while log.read_text().count(said) == before:
+                assert time.monotonic() < deadline, f"never closed ({moves} moves)"
+                view = strict_json(str(ws.recv(timeout=WAIT)))
+                if view["type"] != "state" or view["obs"] is None or view["match"]["over"]:
+                    assert not view.get("match", {}).get("over"), "the match ended first"
+                    continue
+                if view["obs"]["legal_actions"]:
+                    ws.send(json.dumps({"type": "act", "action": view["obs"]["legal_actions"][0]}))
+                    moves += 1
+        while silent.protocol.close_rcvd is None and not silent.eof:
+            assert time.monotonic() < deadline, "the server's close frame never came"
+            silent.pump(deadline)
+        assert silent.protocol.close_rcvd is not None and silent.protocol.close_rcvd.code == 1008
+    finally:
+        silent.close()
+
+
 def test_the_outbox_is_bounded() -> None:
     from conquian.web.conn import OUTBOX_CHARS, OUTBOX_MESSAGES, Conn
 
@@ -480,7 +517,7 @@ def test_the_outbox_is_bounded() -> None:
         conn.send({"type": "pong", "id": n})
     assert not conn.behind and len(conn.outbox) == OUTBOX_MESSAGES
     conn.send({"type": "pong", "id": "one too many"})
-    assert conn.behind and not conn.outbox and conn.fell_behind.is_set()
+    assert conn.behind and not conn.outbox and conn.wake.is_set()
     conn.send({"type": "pong"})  # nothing more is queued
     assert not conn.outbox
     big = Conn(None)

@@ -520,13 +520,14 @@ async def match_socket(websocket: WebSocket) -> None:
     conn = Conn(None, lang=websocket.scope.get(SCOPE_KEY, "en"))
     greeted = False
     loop = asyncio.get_running_loop()
+    reader = _Reader(websocket, conn)
+    conn.on_behind = reader.stop
     writer = loop.create_task(_writer(websocket, conn))
-    behind = loop.create_task(conn.fell_behind.wait())
     if room is None:
         conn.send({"type": "error", "message": missing})
     try:
         while True:
-            message = await _receive(websocket, behind)
+            message = await reader.next()
             if message is None or message["type"] == "websocket.disconnect":
                 break
             with speaking(conn.lang):
@@ -540,7 +541,6 @@ async def match_socket(websocket: WebSocket) -> None:
             else:
                 hub.release(room)
         writer.cancel()
-        behind.cancel()
     if conn.behind:
         log.warning(
             "match %r: a client fell too far behind reading its messages; closing its connection",
@@ -595,16 +595,37 @@ async def _message(
     return room, greeted
 
 
-async def _receive(websocket: WebSocket, behind: asyncio.Task[Any]) -> Message | None:
-    """The next message from the client; None as soon as it fell behind (``behind`` done)."""
-    if behind.done():
-        return None
-    receiving = asyncio.ensure_future(websocket.receive())
-    await asyncio.wait((receiving, behind), return_when=asyncio.FIRST_COMPLETED)
-    if receiving.done():
-        return receiving.result()
-    receiving.cancel()
-    return None
+class _Reader:
+    """Reads a connection's messages in the task that serves it; stops at once (``next``
+    returns None) when the client falls too far behind reading what it is sent
+    (:attr:`.conn.Conn.on_behind`), whether the task is waiting for a message then (that wait
+    is cancelled) or handling one (it stops before the next)."""
+
+    def __init__(self, websocket: WebSocket, conn: Conn) -> None:
+        self.websocket = websocket
+        self.conn = conn
+        self.task = asyncio.current_task()
+        self.waiting = False
+
+    async def next(self) -> Message | None:
+        """The next message from the client; None once it fell behind."""
+        if self.conn.behind:
+            return None
+        self.waiting = True
+        try:
+            return await self.websocket.receive()
+        except asyncio.CancelledError:
+            if not self.conn.behind or self.task is None:
+                raise
+            self.task.uncancel()  # the writer stopped the wait: the client fell behind
+            return None
+        finally:
+            self.waiting = False
+
+    def stop(self) -> None:
+        """The client fell behind: stop waiting for its next message."""
+        if self.waiting and self.task is not None:
+            self.task.cancel()
 
 
 async def _writer(websocket: WebSocket, conn: Conn) -> None:

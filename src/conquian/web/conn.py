@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,8 +54,8 @@ class Conn:
     """The client fell too far behind: nothing more is queued, the connection is closing."""
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the outbox has a message, or the client fell behind."""
-    fell_behind: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set once the client fell behind."""
+    on_behind: Callable[[], None] | None = None
+    """Called once the client fell behind (the server stops reading from it then)."""
     max_messages: int = OUTBOX_MESSAGES
     max_chars: int = OUTBOX_CHARS
     sent_log: Sequence[Any] | None = None
@@ -93,7 +93,8 @@ class Conn:
             self.behind = True
             self.outbox.clear()
             self.waiting = 0
-            self.fell_behind.set()
+            if self.on_behind is not None:
+                self.on_behind()
         else:
             self.outbox.append(text)
             self.waiting += len(text)
