@@ -247,7 +247,12 @@ class Dispatcher:
 class HandedServer(uvicorn.Server):
     """A uvicorn server whose connections are handed to it over ``channel`` (by the
     supervisor's :class:`Dispatcher`) instead of accepted from a socket of its own.  Run it
-    with ``run(sockets=[])``."""
+    with ``run(sockets=[])``.
+
+    uvicorn's public API serves only sockets it accepts from, so each handed connection's
+    protocol is made as uvicorn's own startup makes it (``config.http_protocol_class``,
+    ``server_state``, ``lifespan.state``): the package pins uvicorn to the releases this was
+    tested with (``pyproject.toml``)."""
 
     def __init__(self, config: uvicorn.Config, channel: socket.socket) -> None:
         super().__init__(config)
