@@ -5,6 +5,9 @@
 // new version is seen at once); the kept copy is used only when the network fails.  The
 // game itself (the API, the websocket) always goes to the server and is never kept.
 
+/** This worker's global scope (its lib: tsconfig.worker.json). */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const CACHE = "conquian-shell-1";
 const SHELL = [
   "/",
@@ -18,25 +21,29 @@ const SHELL = [
   "/manifest.webmanifest",
 ];
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll(SHELL))
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
-// The page (any address of it: the route is in the fragment), its files and its words.
+/** What a request is kept as: the page (any address of it: the route is in the fragment), its
+ * files and its words; null for the rest (the game: always the server's).
+ * @param {Request} request
+ * @param {URL} url
+ * @returns {Request | string | null} */
 function kept(request, url) {
   if (request.mode === "navigate") return "/";
   if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") return request;
@@ -44,11 +51,11 @@ function kept(request, url) {
   return null;
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   const key = kept(request, url);
   if (key === null) return; // the game: always the server's
   event.respondWith(
