@@ -1,5 +1,6 @@
 // The page's files as a whole: the modules app.js loads, the service worker's list of the
-// files the page needs to open offline, and the modules that must load without a DOM.
+// files the page needs to open offline, index.html's preloads, and the modules that must
+// load without a DOM.
 
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -54,6 +55,14 @@ test("the service worker keeps every file the page needs to open offline", () =>
   const statics = shell.filter((f) => f.startsWith("/static/"));
   const present = new Set(readdirSync(STATIC, { recursive: true }).map((f) => `/static/${f}`));
   for (const file of statics) assert.ok(present.has(file), `${file} is in SHELL but not in the folder`);
+});
+
+test("index.html preloads every module app.js loads (fetched at once, not level by level)", () => {
+  const html = readFileSync(new URL("index.html", STATIC), "utf8");
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="\/static\/([^"]+)">/g)].map((m) => m[1]);
+  assert.equal(new Set(preloaded).size, preloaded.length);
+  assert.deepEqual(preloaded.sort(), [...graph()].filter((f) => f !== "app.js").sort());
+  assert.match(html, /<script type="module" src="\/static\/app.js"><\/script>/);
 });
 
 test("the modules that hold no DOM load in node (no window, no document)", async () => {

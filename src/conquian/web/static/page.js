@@ -163,9 +163,10 @@ export function hideToast() {
 
 /**
  * The server's answer to a GET (or, with a body, a POST of it as JSON).
+ * @template T  the answer's type, as the caller names it (protocol.js): not checked here
  * @param {string} path
  * @param {object} [body]
- * @returns {Promise<any>} the answer's JSON (its type is the caller's: protocol.js)
+ * @returns {Promise<T>} the answer's JSON
  * @throws {Error} with the server's words for an answer that is not OK
  */
 export async function api(path, body) {

@@ -6,7 +6,7 @@
 import { leaning, measure as measureMotion, snapshot, start as startMotion } from "../motion.js";
 import { app } from "../page.js";
 import { titleOf, versus } from "../seats.js";
-import { t } from "../words.js";
+import { escapeHTML as esc, t } from "../words.js";
 import { inviteBanner, offlineBanner, waitingRoom, watchingBanner } from "./banners.js";
 import { chooser, hint, keys, moveButtons, prompt } from "./dock.js";
 import { handClass, handFaces, handHTML, handLabel } from "./hand.js";
@@ -14,11 +14,9 @@ import { makeScene } from "./scene.js";
 import { log, noMoves, options, score } from "./side.js";
 import { summaryOverlay } from "./summary.js";
 import { middle, mine, opponent } from "./table.js";
-import { escapeHTML as esc } from "../words.js";
 
 /**
  * @import { Card, StateMessage } from "../protocol.js"
- * @import { GameEvent } from "./events.js"
  * @import { GameState } from "./state.js"
  * @import { Scene, Surroundings } from "./scene.js"
  */
@@ -229,8 +227,9 @@ export function gameDrawer() {
     for (const c of marked) shown.section.querySelectorAll(`.field [data-card="${c}"]`).forEach((el) => el.classList.add("last-move"));
     // the button to press next has the focus (before the boxes are read: one layout for both)
     const next = document.getElementById("btn-next");
+    const choice = document.querySelector(".choice");
     if (changed.has("overlay") && next) next.focus();
-    else if (changed.has("chooser") && game.chooser) document.querySelector(/** @type {"button"} */ (".choice"))?.focus();
+    else if (changed.has("chooser") && game.chooser && choice instanceof HTMLElement) choice.focus();
     // the cards that moved travel from where they were: every box is read (one layout), then
     // the animations start
     const passed = obs.exchange && obs.exchange.passed;
@@ -248,5 +247,3 @@ export function gameDrawer() {
     return scene;
   };
 }
-
-/** @typedef {GameEvent} _ */
