@@ -51,29 +51,30 @@ export function showJoin(id, invite) {
       if (form.isConnected) byId("join-info").textContent = errorText(err);
     }
   };
-  // the form answers once the game is described (as it always did): a join before that
-  // would have no title for the list of games
-  describe().then(() =>
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      if (joining) return; // one seat per person, however often the button is pressed
-      joining = true;
-      error.textContent = "";
-      const player = nameInput.value.trim();
-      saveName(player);
-      // the invitation code goes in the body, never in a URL
-      const body = invite ? { name: player || null, invite } : { name: player || null };
-      try {
-        /** @type {SeatAnswer} */
-        const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, body);
-        remember(id, joined.token, said.joinedLabel(title, host));
-        rememberShuffle(id, joined.shuffle);
-        location.hash = `#/g/${id}/${joined.token}`;
-      } catch (err) {
-        joining = false;
-        error.innerHTML = th("{said} {link}.", { said: esc(errorText(err)), link: watchLink });
-      }
-    }),
-  );
+  const described = describe();
+  // a press before the game is described waits for it (the button is there at once: the
+  // form must never be sent as a plain form, which would leave the page)
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (joining) return; // one seat per person, however often the button is pressed
+    joining = true;
+    await described;
+    if (form.hidden || !form.isConnected) return; // no seat to take after all
+    error.textContent = "";
+    const player = nameInput.value.trim();
+    saveName(player);
+    // the invitation code goes in the body, never in a URL
+    const body = invite ? { name: player || null, invite } : { name: player || null };
+    try {
+      /** @type {SeatAnswer} */
+      const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, body);
+      remember(id, joined.token, said.joinedLabel(title, host));
+      rememberShuffle(id, joined.shuffle);
+      location.hash = `#/g/${id}/${joined.token}`;
+    } catch (err) {
+      joining = false;
+      error.innerHTML = th("{said} {link}.", { said: esc(errorText(err)), link: watchLink });
+    }
+  });
   return { close: () => {} };
 }
