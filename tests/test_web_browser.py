@@ -599,6 +599,63 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
         ctx.close()
 
 
+WATCHED_TEXT_JS = """() => {
+    const view = document.getElementById("game-view");
+    const parts = [];
+    for (const el of view.querySelectorAll(":scope > .board, :scope > .side"))
+        parts.push(el.innerText);
+    for (const el of view.querySelectorAll("[aria-label], [title]"))
+        for (const name of ["aria-label", "title"])
+            if (el.hasAttribute(name)) parts.push(el.getAttribute(name));
+    return parts.join("\\n");
+}"""
+"""The words of the game's screen: what it shows and its labels."""
+
+
+def test_a_spectator_is_never_told_of_a_seat_as_its_own(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    """A spectator of a three-player game has no seat: the page names the seats it watches
+    without "you" (it once told it, as it tells a player, that the seat on the right plays
+    "after you", and called the hand it shows the backs of "your hand"), in English and in
+    Spanish; the player's own page still says where the seat on her right is."""
+    server, _ = served
+    contexts = [browser.new_context(**STILL) for _ in range(3)]
+    ana, eve, eva = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    for page in (ana, eve, eva):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    ana.add_init_script(ASK_ME)
+    ana.goto(server + "/")
+    made = ana.evaluate(
+        """() => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({mode: "bot", level: "easy", name: "Ana", rules: "tercerilla"})})
+           .then(r => r.json())"""
+    )
+    ana.goto(f"{server}/#/g/{made['id']}/{made['token']}")
+    expect(ana.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
+    expect(ana.locator(".player.opp[data-seat='1'] .who")).to_contain_text(
+        "on your right, plays after you"
+    )
+    expect(ana.locator("#hand")).to_have_attribute("aria-label", "Your hand")
+    # the spectator's "you" words: English, and Mexican Spanish (tú and its forms, usted)
+    for page, lang, you, hand in (
+        (eve, "en", r"\byou(r|rs)?\b", "Ana's hand"),
+        (eva, "es", r"\b(tú|tu|tus|ti|te|usted)\b", "Mano de Ana"),
+    ):
+        page.goto(f"{server}/?lang={lang}#/watch/{made['id']}")
+        expect(page.locator(".player.opp")).to_have_count(2, timeout=WAIT_MS)
+        expect(page.locator("#hand .card")).to_have_count(8)  # seat 0's hand, its backs
+        expect(page.locator("#hand")).to_have_attribute("aria-label", hand)
+        banner = page.locator(".banner").first.inner_text()  # "You are watching…": to it
+        said = page.evaluate(WATCHED_TEXT_JS).replace(banner, "")
+        assert not re.search(you, said, re.IGNORECASE), (lang, said)
+        assert "Ana" in said and "derecha" not in said
+    assert not errors, errors
+    for ctx in contexts:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ in Spanish
 
 PAGE_TEXT_JS = """() => {

@@ -8,12 +8,21 @@ fixtures these tests share); every wait is for an event of the page, never for a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, WebSocket, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    FloatRect,
+    Page,
+    Route,
+    WebSocket,
+    expect,
+)
 from starlette.testclient import TestClient
 from test_web_browser import CSP_WATCH, WAIT_MS, browser, csp_violations, served
 from web_helpers import TestDatabase, check_wire, hello, sqlite_database
@@ -581,6 +590,38 @@ def test_reduced_motion_moves_nothing_and_hints_the_creator_turned_off_are_not_o
         running = page.evaluate("document.getAnimations().length")
         assert running == 0, "something moves with prefers-reduced-motion"
     assert page.locator("html").get_attribute("data-animations") is None
+    assert not page.errors and not csp_violations(page)  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ joining
+
+
+def test_a_join_pressed_before_the_game_is_described_takes_the_seat(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    """The join page draws its form at once and describes the game when the server answers;
+    a press before that answer waits for it and takes the seat (the form was once sent as a
+    plain form then, which left the page for the home page). The answer is held by the test
+    until the button is pressed."""
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    page.goto(server + "/api/lobby")
+    made = page.evaluate(
+        """() => fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({mode: "friend", name: "Ana"})}).then(r => r.json())"""
+    )
+    held: list[Route] = []
+    page.route(f"**/api/games/{made['id']}", lambda route: held.append(route))  # not the join
+    with page.expect_request(f"**/api/games/{made['id']}"):
+        page.goto(f"{server}/#/join/{made['id']}")
+    page.fill("#name", "Ben")
+    expect(page.locator("#join-info")).to_have_text("Loading…")
+    assert len(held) == 1
+    page.click("#join-btn")
+    held[0].continue_()
+    expect(page).to_have_url(re.compile(r"#/g/" + made["id"] + "/"), timeout=WAIT_MS)
+    expect(page.locator("#seat-list li")).to_have_count(2, timeout=WAIT_MS)
+    expect(page.locator("#seat-list li[data-seat='1']")).to_contain_text("Ben")
     assert not page.errors and not csp_violations(page)  # type: ignore[attr-defined]
 
 

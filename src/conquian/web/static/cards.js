@@ -5,6 +5,11 @@
 
 import { t } from "./words.js";
 
+/** @import { Card } from "./protocol.js" */
+
+/** The deck the cards are drawn in (a rules' "a_to_10" deck is drawn French).
+ * @typedef {"french" | "spanish"} Deck */
+
 const RANKS = "A234567JQK";
 const SUITS = "shdc";
 const FRENCH_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"];
@@ -18,26 +23,39 @@ const SPANISH_RANK_NAMES = ["as", "2", "3", "4", "5", "6", "7", "sota", "caballo
 const FRENCH_COLOURS = ["#1b1b1f", "#c8102e", "#c8102e", "#1b1b1f"];
 const SPANISH_COLOURS = ["#1f4fa8", "#c8102e", "#b8860b", "#2e7d32"];
 
-/** Rank (0-9) and suit (0-3) of a card token such as "Kh". */
+/** Rank (0-9) and suit (0-3) of a card token such as "Kh".
+ * @param {Card} token
+ * @example parseCard("Kh") // { rank: 9, suit: 1 }
+ */
 export function parseCard(token) {
   return { rank: RANKS.indexOf(token[0]), suit: SUITS.indexOf(token[1]) };
 }
 
-/** The card as a person reads it in the chosen deck ("K♥", "12 copas"). */
+/** The card as a person reads it in the chosen deck ("K♥", "12 copas").
+ * @param {Card} token
+ * @param {Deck} deck
+ */
 export function cardLabel(token, deck) {
   const { rank, suit } = parseCard(token);
   if (deck === "spanish") return `${SPANISH_RANKS[rank]} ${SPANISH_NAMES[suit]}`;
   return FRENCH_RANKS[rank] + FRENCH_SYMBOLS[suit];
 }
 
-/** The card in words, for screen readers ("king of hearts", "rey de copas"). */
+/** The card in words, for screen readers ("king of hearts", "rey de copas").
+ * @param {Card} token
+ * @param {Deck} deck
+ */
 export function cardName(token, deck) {
   const { rank, suit } = parseCard(token);
   if (deck === "spanish") return `${SPANISH_RANK_NAMES[rank]} de ${SPANISH_NAMES[suit]}`;
   return t("{rank} of {suit}", { rank: rankNames()[rank], suit: frenchNames()[suit] });
 }
 
-// style.css repeats these colours for the card chips (.chip.fr, .chip.es, .sym)
+/** The colour a card's suit is printed in (style.css repeats these colours for the card
+ * chips: .chip.fr, .chip.es, .sym).
+ * @param {Card} token
+ * @param {Deck} deck
+ */
 export function suitColour(token, deck) {
   const { suit } = parseCard(token);
   return (deck === "spanish" ? SPANISH_COLOURS : FRENCH_COLOURS)[suit];
@@ -45,12 +63,22 @@ export function suitColour(token, deck) {
 
 // ---------------------------------------------------------------- Spanish suit shapes
 
+/** One suit mark of the Spanish deck as SVG, centred on (x, y), about r across.
+ * @callback SuitShape
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @returns {string}
+ */
+
+/** @type {SuitShape} */
 function oro(x, y, r) {
   return `<g><circle cx="${x}" cy="${y}" r="${r}" fill="#f2c230" stroke="#8a6100" stroke-width="${r / 6}"/>` +
     `<circle cx="${x}" cy="${y}" r="${r * 0.55}" fill="none" stroke="#b8860b" stroke-width="${r / 8}"/>` +
     `<circle cx="${x}" cy="${y}" r="${r * 0.18}" fill="#c8102e"/></g>`;
 }
 
+/** @type {SuitShape} */
 function copa(x, y, r) {
   const w = r * 1.1;
   return `<g stroke="#7a0a1c" stroke-width="${r / 8}" stroke-linejoin="round">` +
@@ -61,6 +89,7 @@ function copa(x, y, r) {
     `L${x - r * 0.3} ${y + r * 0.7} Z" fill="#f2c230"/></g>`;
 }
 
+/** @type {SuitShape} */
 function espada(x, y, r) {
   return `<g stroke="#0f2c66" stroke-width="${r / 10}">` +
     `<path d="M${x} ${y - r * 1.3} L${x + r * 0.22} ${y - r} L${x + r * 0.22} ${y + r * 0.45} ` +
@@ -70,6 +99,7 @@ function espada(x, y, r) {
     `<circle cx="${x}" cy="${y + r * 1.27}" r="${r * 0.16}" fill="#1f4fa8"/></g>`;
 }
 
+/** @type {SuitShape} */
 function basto(x, y, r) {
   return `<g stroke="#1b4d1e" stroke-width="${r / 10}">` +
     `<path d="M${x - r * 0.28} ${y + r * 1.2} L${x - r * 0.45} ${y - r * 0.9} Q${x} ${y - r * 1.45} ` +
@@ -80,7 +110,10 @@ function basto(x, y, r) {
 
 const SPANISH_SHAPES = [espada, copa, oro, basto];
 
-/** A small suit mark (inline SVG) for text such as the move log. */
+/** A small suit mark (inline SVG) for text such as the move log.
+ * @param {number} suit
+ * @param {Deck} deck
+ */
 export function suitIcon(suit, deck) {
   if (deck !== "spanish") {
     return `<span class="sym suit-${suit}">${FRENCH_SYMBOLS[suit]}</span>`; // coloured by style.css
@@ -90,6 +123,7 @@ export function suitIcon(suit, deck) {
 
 // ---------------------------------------------------------------- faces
 
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   // pip positions on a 60x84 card, by rank 1..7 (x, y)
   1: [[30, 42]],
@@ -122,6 +156,12 @@ const CLUB =
   `<circle cx="0" cy="-.5" r=".36"/><circle cx="-.46" cy=".1" r=".36"/><circle cx=".46" cy=".1" r=".36"/>` +
   `<circle cx="0" cy="0" r=".22"/><path d="M-.07 0L.07 0C.1 .45 .2 .8 .36 1L-.36 1C-.2 .8 -.1 .45 -.07 0Z"/>`;
 
+/**
+ * @param {number} suit
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ */
 function pip(suit, x, y, r, flip = false) {
   const turn = flip ? ` rotate(180)` : "";
   const at = `transform="translate(${x} ${y}) scale(${r})${turn}" fill="${FRENCH_COLOURS[suit]}"`;
@@ -131,6 +171,7 @@ function pip(suit, x, y, r, flip = false) {
 // The court cards, drawn double-ended as printed decks are: the upper half a figure (a
 // king with a crown and a beard, a queen with a tiara and a flower, a jack with a feathered
 // cap), the lower half the same turned round.  Each suit has its own robe.
+/** @type {[string, string][]} */
 const ROBES = [
   ["#1f3f8a", "#c8102e"], // spades: blue, red lining
   ["#c8102e", "#1f3f8a"], // hearts: red, blue
@@ -141,6 +182,10 @@ const SKIN = "#f6d7b0";
 const GOLD = "#f2c230";
 const LINE = "#3a2a1a";
 
+/**
+ * @param {number} rank
+ * @param {number} suit
+ */
 function figure(rank, suit) {
   const [robe, lining] = ROBES[suit];
   const w = 0.45; // stroke width
@@ -187,6 +232,10 @@ function figure(rank, suit) {
   return out;
 }
 
+/**
+ * @param {number} rank
+ * @param {number} suit
+ */
 function courtFace(rank, suit) {
   const colour = FRENCH_COLOURS[suit];
   // the suit in the corner the figure leaves free (the jack's halberd and the queen's
@@ -200,6 +249,10 @@ function courtFace(rank, suit) {
   );
 }
 
+/**
+ * @param {number} rank
+ * @param {number} suit
+ */
 function frenchFace(rank, suit) {
   const colour = FRENCH_COLOURS[suit];
   const label = FRENCH_RANKS[rank];
@@ -215,13 +268,23 @@ function frenchFace(rank, suit) {
   return body + corners(label, suit, colour);
 }
 
+/**
+ * @param {string} label
+ * @param {number} suit
+ * @param {string} colour
+ */
 function corners(label, suit, colour) {
+  /** @param {string} t */
   const corner = (t) =>
     `<g transform="${t}"><text x="6" y="12.5" font-size="10.5" font-weight="700" text-anchor="middle" ` +
     `font-family="Georgia, 'DejaVu Serif', serif" fill="${colour}">${label}</text>${pip(suit, 6, 18.6, 2.9)}</g>`;
   return corner("translate(0,0)") + corner("rotate(180 30 42)");
 }
 
+/**
+ * @param {number} rank
+ * @param {number} suit
+ */
 function spanishFace(rank, suit) {
   const shape = SPANISH_SHAPES[suit];
   const colour = SPANISH_COLOURS[suit];
@@ -241,6 +304,10 @@ function spanishFace(rank, suit) {
       shape(30, 36, 9) +
       `<text x="30" y="62" font-size="7" font-weight="700" text-anchor="middle" fill="${colour}">${words}</text>`;
   }
+  /**
+   * @param {number} x
+   * @param {number} y
+   */
   const corner = (x, y) =>
     `<text x="${x}" y="${y}" font-size="10" font-weight="700" text-anchor="middle" fill="${colour}">${label}</text>`;
   return body + corner(10, 14) + corner(50, 78);
@@ -251,14 +318,25 @@ function spanishFace(rank, suit) {
 // loaded is an <img> of it, which the browser lays out as one box and keeps decoded; until
 // then (the first moments of the page) it is the drawing inline, dozens of elements to
 // parse, style and lay out each time its part of the page is drawn again.
+/** @type {Map<string, string>} */
 const inline = new Map();
+/** @type {Map<string, string>} */
 const images = new Map(); // the faces whose image has loaded: key -> blob: URL
+/** @type {Set<Deck>} */
 const preloaded = new Set();
+/** @type {HTMLImageElement[]} */
 const kept = [];
 
+/**
+ * @param {Card | null} token
+ * @param {Deck} deck
+ */
 const keyOf = (token, deck) => (token ? `${deck === "spanish" ? "es" : "fr"}:${token}` : "back");
 
-/** One card face (``token`` such as "7h"), or a card back when null, as HTML. */
+/** One card face (``token`` such as "7h"), or a card back when null, as HTML.
+ * @param {Card | null} token
+ * @param {Deck} deck
+ */
 export function cardImage(token, deck) {
   const key = keyOf(token, deck);
   const url = images.get(key);
@@ -268,17 +346,21 @@ export function cardImage(token, deck) {
     svg = `<svg class="face" aria-hidden="true"${drawCard(token, deck).slice(4)}`;
     inline.set(key, svg);
   }
-  if (!preloaded.has(deck)) preloadDeck(deck);
+  if (!preloaded.has(deck) && typeof Image !== "undefined") preloadDeck(deck); // (not in node's tests)
   return svg;
 }
 
 /** Make the images of every face of `deck` (and the back), a few at a time while the page is
- * idle; each is used from the moment it has loaded. */
+ * idle; each is used from the moment it has loaded.
+ * @param {Deck} deck
+ */
 function preloadDeck(deck) {
   preloaded.add(deck);
+  /** @type {(Card | null)[]} */
   const tokens = [null];
   for (const r of RANKS) for (const s of SUITS) tokens.push(r + s);
-  const idle = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 50));
+  /** @param {() => void} fn */
+  const idle = (fn) => ("requestIdleCallback" in window ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 50));
   const next = () => {
     for (const token of tokens.splice(0, 4)) {
       const key = keyOf(token, deck);
@@ -294,6 +376,10 @@ function preloadDeck(deck) {
   idle(next);
 }
 
+/**
+ * @param {Card | null} token
+ * @param {Deck} deck
+ */
 function drawCard(token, deck) {
   const open = `<svg width="60" height="84" viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg">`;
   if (!token) {

@@ -13,6 +13,22 @@ const MAX_DELAY_MS = 36;
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
 const CARDS = "#hand [data-card], .field .table [data-card], #centre [data-card], #dead [data-card]";
 
+/**
+ * Where the cards and the anchors of the page were (snapshot), and the hand's elements.
+ * @typedef {object} Snapshot
+ * @property {Map<string, DOMRect>} cards
+ * @property {Map<string, Element>} hand
+ * @property {Map<string, DOMRect>} anchors
+ */
+
+/**
+ * The animations to start: each card that moved (its element, from, to, delay) and the
+ * copies of cards that left for a place the page does not show.
+ * @typedef {{moves: [HTMLElement, DOMRect, DOMRect, number][], ghosts: [Element, DOMRect, DOMRect][]}} Plan
+ */
+
+/** @typedef {(card: string, el: Element) => string | null} SourceOf */
+
 const reduce = matchMedia("(prefers-reduced-motion: reduce)");
 let started = 0;
 
@@ -22,6 +38,7 @@ export const motionOn = () => !reduce.matches;
 /** How many animations this page has started (the tests read it). */
 export const animationsStarted = () => started;
 
+/** @param {number} n */
 function count(n) {
   started += n;
   document.documentElement.dataset.animations = String(started);
@@ -29,22 +46,31 @@ function count(n) {
 
 /** Where every card and every anchor of `root` is now (null when nothing moves).
  *
- * Only reads: every box is read in one go, after one layout at most. */
+ * Only reads: every box is read in one go, after one layout at most.
+ * @param {HTMLElement} root
+ * @returns {Snapshot | null} */
 export function snapshot(root) {
   if (!motionOn() || !root.querySelector(".board")) return null;
   const cards = new Map();
   const hand = new Map(); // the hand's elements: a copy of one flies where the page cannot show it
   for (const el of root.querySelectorAll(CARDS)) {
-    const card = el.dataset.card;
+    const card = el instanceof HTMLElement && el.dataset.card;
     if (!card) continue;
     cards.set(card, el.getBoundingClientRect());
     if (el.closest("#hand")) hand.set(card, el);
   }
   const anchors = new Map();
-  for (const el of root.querySelectorAll("[data-anchor]")) anchors.set(el.dataset.anchor, el.getBoundingClientRect());
+  for (const el of root.querySelectorAll("[data-anchor]")) {
+    if (el instanceof HTMLElement && el.dataset.anchor) anchors.set(el.dataset.anchor, el.getBoundingClientRect());
+  }
   return { cards, hand, anchors };
 }
 
+/**
+ * @param {Element} el
+ * @param {DOMRect} from
+ * @param {DOMRect} to
+ */
 function fly(el, from, to, delay = 0) {
   const dx = from.left - to.left;
   const dy = from.top - to.top;
@@ -67,25 +93,33 @@ function fly(el, from, to, delay = 0) {
  *
  * `sourceOf(card, element)` names the anchor a card new on the table comes from (or null);
  * `gone` lists [card, anchor] of cards that left the hand for a place the page does not
- * show (the card passed on in the exchange): a copy of each flies there and is removed. */
+ * show (the card passed on in the exchange): a copy of each flies there and is removed.
+ * @param {HTMLElement} root
+ * @param {Snapshot | null} before
+ * @param {SourceOf} sourceOf
+ * @param {[string, string][]} [gone]
+ * @returns {Plan | null} */
 export function measure(root, before, sourceOf, gone = []) {
   if (!before || !motionOn()) return null;
+  /** @type {Plan["moves"]} */
   const moves = [];
   let fresh = 0;
   for (const el of root.querySelectorAll(CARDS)) {
+    if (!(el instanceof HTMLElement)) continue;
     const card = el.dataset.card;
     if (!card) continue;
     let from = before.cards.get(card);
     let delay = 0;
     if (!from) {
       const anchor = sourceOf(card, el);
-      from = anchor ? before.anchors.get(anchor) : null;
+      from = anchor ? before.anchors.get(anchor) : undefined;
       if (!from) continue;
       delay = Math.min(MAX_DELAY_MS, STAGGER_MS * fresh++);
     }
     const to = el.getBoundingClientRect();
     if (to.width) moves.push([el, from, to, delay]);
   }
+  /** @type {Plan["ghosts"]} */
   const ghosts = [];
   for (const [card, anchor] of gone) {
     const from = before.cards.get(card);
@@ -96,7 +130,8 @@ export function measure(root, before, sourceOf, gone = []) {
   return { moves, ghosts };
 }
 
-/** Start the animations `measure` found; how many. */
+/** Start the animations `measure` found; how many.
+ * @param {Plan | null} plan */
 export function start(plan) {
   if (!plan) return 0;
   let n = 0;
@@ -124,11 +159,18 @@ export function start(plan) {
   return n;
 }
 
-/** Animate every card of `root` that moved since `before` (measure, then start). */
+/** Animate every card of `root` that moved since `before` (measure, then start).
+ * @param {HTMLElement} root
+ * @param {Snapshot | null} before
+ * @param {SourceOf} sourceOf
+ * @param {[string, string][]} [gone] */
 export const play = (root, before, sourceOf, gone = []) => start(measure(root, before, sourceOf, gone));
 
 /** The card offered round the table leans toward the player it is offered to now: its
- * boxes are read now, and the returned function starts the animation. */
+ * boxes are read now, and the returned function starts the animation.
+ * @param {Element | null} el
+ * @param {Element | null} target
+ * @returns {() => number} */
 export function leaning(el, target) {
   if (!motionOn() || !el || !target) return () => 0;
   const a = el.getBoundingClientRect();
@@ -145,5 +187,7 @@ export function leaning(el, target) {
   };
 }
 
-/** The card offered round the table leans toward the player it is offered to now. */
+/** The card offered round the table leans toward the player it is offered to now.
+ * @param {Element | null} el
+ * @param {Element | null} target */
 export const lean = (el, target) => leaning(el, target)();

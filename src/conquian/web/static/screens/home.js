@@ -1,0 +1,144 @@
+// The home page (#/): the new-game form (against the computer, or friends and computers in
+// the seats chosen), the games played in this browser, and the lobby.
+
+import { card } from "../html.js";
+import { myGames, remember, rememberShuffle, saveName, savedName } from "../memory.js";
+import { api, app, byId, defaultDeck, deck, element, errorText, toast } from "../page.js";
+import { games, levelWord, levels, seatWords } from "../seats.js";
+import { escapeHTML as esc, language, t } from "../words.js";
+import { loadLobby } from "./lobby.js";
+
+/** @import { Screen } from "../page.js" */
+/** @import { SeatAnswer } from "../protocol.js" */
+
+/** Each level's two-player rating, greedy = 1000 (the server writes them into the page).
+ * @returns {Record<string, string>} */
+const ratings = () =>
+  Object.fromEntries((document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => pair.split(":")));
+
+/** @returns {Screen} */
+export function showHome() {
+  const name = savedName();
+  defaultDeck();
+  document.title = t("Conquian");
+  const mine = myGames();
+  const said = seatWords();
+  const RATINGS = ratings();
+  // Translators: the label of the menu of the games (two players, tercerilla...).
+  const gameLabel = esc(t("Game"));
+  app.innerHTML = `
+    <section class="home">
+      <div class="hero">
+        <div class="fan">${["Ah", "2h", "3h"].map((c) => card(c, deck())).join("")}</div>
+        <div>
+          <h1>${esc(t("Conquian"))}</h1>
+          <p>${esc(t("The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win; every card you take goes straight onto your table."))}
+          <a href="#/rules">${esc(t("How to play"))}</a></p>
+        </div>
+      </div>
+      <form id="new-game" class="panel">
+        <h2>${esc(t("New game"))}</h2>
+        <label>${esc(t("Your name"))} <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("Player {number}", { number: 1 }))}"></label>
+        <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
+        <fieldset>
+          <legend>${esc(t("Against the computer"))}</legend>
+          <div class="levels">${levels().map(([v, label]) => `<label class="level"><input type="radio" name="level" value="${v}" ${v === "medium" ? "checked" : ""}> ${esc(label)}${RATINGS[v] ? ` <span class="rating">${esc(RATINGS[v])}</span>` : ""}</label>`).join("")}</div>
+          <p class="small" id="ratings-note">${esc(t("The number is the level's rating between two players: 1000 is a typical Conquian program, and a level 100 above another wins about 64 of 100 decided deals against it."))}</p>
+          <label class="check"><input type="checkbox" id="hints-bot" checked> ${esc(t("Hints: I may ask for a hint"))}</label>
+          <button type="submit" id="play-bot" class="primary">${esc(t("Play the computer"))}</button>
+        </fieldset>
+        <fieldset id="friends">
+          <legend>${esc(said.friendsLegend)}</legend>
+          <p class="small" id="friends-note"></p>
+          <div class="seat-picks" id="seat-picks"></div>
+          <p class="small" id="pick-summary" aria-live="polite"></p>
+          <label class="check"><input type="checkbox" id="public"> ${esc(said.publicLabel)}</label>
+          <label class="check"><input type="checkbox" id="hints-friends"> ${esc(t("Hints: the players may ask for hints"))}</label>
+          <button type="button" id="play-friend"></button>
+        </fieldset>
+      </form>
+      <section class="panel">
+        <h2>${esc(t("Your games"))}</h2>
+        ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${esc(new Date(g.at).toLocaleString(language()))}</span></li>`).join("")}</ul>` : `<p class="small">${esc(t("Games you play in this browser are listed here."))}</p>`}
+      </section>
+      <section class="panel" id="lobby">
+        <h2>${esc(t("Lobby"))} <button type="button" id="refresh" class="small-btn">${esc(t("Refresh"))}</button></h2>
+        <div id="lobby-list"><p class="small">${esc(t("Loading…"))}</p></div>
+      </section>
+    </section>`;
+  const nameInput = element("name", HTMLInputElement);
+  const rulesSelect = element("game-rules", HTMLSelectElement);
+  const game = () => games().find(([v]) => v === rulesSelect.value) || games()[0];
+  const picks = () => [...document.querySelectorAll("#seat-picks select")].map((el) => /** @type {HTMLSelectElement} */ (el).value);
+  const drawPicks = () => {
+    const seats = game()[2];
+    const before = picks();
+    const box = byId("seat-picks");
+    box.hidden = seats === 2; // one other seat: a friend (or the computer, above)
+    // the ratings are those of the two-player game: shown for it only
+    document.querySelector("#new-game .levels")?.classList.toggle("rated", seats === 2);
+    byId("ratings-note").hidden = seats !== 2;
+    box.innerHTML = Array.from({ length: seats - 1 }, (_, k) => {
+      const seat = k + 1;
+      const chosen = before[k] || "person";
+      /** @param {string} value @param {string} label */
+      const option = (value, label) => `<option value="${value}"${value === chosen ? " selected" : ""}>${esc(label)}</option>`;
+      return `<label class="seat-pick"><span>${esc(said.seatLabel(seat, seats))}</span>
+        <select id="seat-${seat}" data-seat="${seat}">${option("person", said.person)}
+        <optgroup label="${esc(said.computerGroup)}">${levels().map(([v]) => option(`bot:${v}`, said.computer(v))).join("")}</optgroup></select></label>`;
+    }).join("");
+    byId("friends-note").textContent = said.friendsNote(seats);
+    box.querySelectorAll("select").forEach((el) => el.addEventListener("change", sayPicks));
+    sayPicks();
+  };
+  const sayPicks = () => {
+    const chosen = picks();
+    const people = chosen.filter((v) => v === "person").length;
+    const bots = chosen.length - people;
+    const summary = byId("pick-summary");
+    summary.hidden = game()[2] === 2;
+    summary.textContent = summary.hidden ? "" : said.pickSummary(people, bots);
+    byId("play-friend").textContent = said.createButton(people, bots);
+  };
+  rulesSelect.addEventListener("change", drawPicks);
+  drawPicks();
+  let starting = false;
+  /** @param {"bot" | "seats"} mode */
+  const start = async (mode) => {
+    if (starting) return; // one game however often the button is pressed
+    const player = nameInput.value.trim();
+    saveName(player);
+    const level = document.querySelector("input[name=level]:checked")?.getAttribute("value") || undefined;
+    const [, title] = game();
+    const chosen = picks();
+    /** @type {Record<string, unknown>} */
+    const body = { name: player || null, rules: rulesSelect.value };
+    if (mode === "bot") Object.assign(body, { mode, level, hints: element("hints-bot", HTMLInputElement).checked });
+    else {
+      body.seats = chosen.map((v) => (v === "person" ? { kind: "person" } : { kind: "bot", level: v.slice(4) }));
+      body.public = element("public", HTMLInputElement).checked;
+      body.hints = element("hints-friends", HTMLInputElement).checked;
+    }
+    const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
+    const bots = chosen.length - people;
+    starting = true;
+    try {
+      /** @type {SeatAnswer} */
+      const made = await api("/api/games", body);
+      remember(made.id, made.token, said.myGameLabel(title, people, bots, levelWord(level || "")));
+      rememberShuffle(made.id, made.shuffle);
+      location.hash = `#/g/${made.id}/${made.token}`;
+    } catch (err) {
+      starting = false;
+      toast(errorText(err), "error");
+    }
+  };
+  byId("new-game").addEventListener("submit", (e) => {
+    e.preventDefault();
+    start("bot");
+  });
+  byId("play-friend").addEventListener("click", () => start("seats"));
+  byId("refresh").addEventListener("click", loadLobby);
+  loadLobby();
+  return { close: () => {} };
+}
