@@ -15,12 +15,14 @@ comes).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import statistics
 import time
 
 from conquian.bots import make_bot
 from conquian.rules import find_rules
+from conquian.web import live as live_module
 from conquian.web.conn import Conn
 from conquian.web.live import LiveMatch, new_match_row
 from conquian.web.room import Room
@@ -43,6 +45,7 @@ def new_room(number: int, rules: str) -> Room:
         invite_only=False,
         hints=False,
     )
+    row = dataclasses.replace(row, match_seed=number, bot_seed=number)  # the same deals each run
     room = Room.of(LiveMatch(row))
     for p in range(players):
         room.live.give_seed(p, "", None)
@@ -82,6 +85,13 @@ def play(rooms: list[Room], seed: int, interleave: bool) -> tuple[float, int, in
     return spent, moves, messages, characters
 
 
+def same_shuffles(seed: int) -> None:
+    """Draw the fair shuffles' server seeds from ``seed`` (as scripts/equivalence.py does), so
+    that every run plays the same deals and two builds can be compared move for move."""
+    seeds = random.Random(seed)
+    live_module.new_server_seed = lambda: seeds.randbytes(32)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -91,7 +101,8 @@ def main() -> int:
     args = parser.parse_args()
     per_move = []
     for round_ in range(args.rounds):
-        rooms = [new_room(i, args.rules) for i in range(args.games)]
+        same_shuffles(round_)
+        rooms = [new_room(round_ * args.games + i, args.rules) for i in range(args.games)]
         for room in rooms:
             for conn in room.conns:
                 conn.max_messages = conn.max_chars = 1 << 40

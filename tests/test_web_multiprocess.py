@@ -369,13 +369,15 @@ def test_a_stale_process_catches_up_instead_of_storing_a_move_twice(pg: TestData
         stores = [open_store(pg.url), open_store(pg.url)]
         hubs = [Hub(stores[0]), Hub(stores[1])]
         try:
-            room, token0, _ = await hubs[0].create(
+            made, token0, _ = await hubs[0].create(
                 read_new_match({"mode": "friend", "name": "Ana"})
             )
+            _, _, token1 = await hubs[1].join(made.id, "Ben", None)
+            # the match as each process serves it to a connection of its own
+            room = await hubs[0].connect(await hubs[0].get(made.id), Conn(0))
             game = room.live
-            there = await hubs[1].get(game.id)
+            there = await hubs[1].connect(await hubs[1].get(made.id), Conn(1))
             late = there.live
-            _, _, token1 = await hubs[1].join(game.id, "Ben", None)
             await hubs[0].greet(room, 0, None)
             await hubs[1].greet(there, 1, None)
             await hubs[0].sync.refresh(room)  # both know the deal now
@@ -434,7 +436,9 @@ def test_moves_every_player_sees_travel_in_the_notification_exchanges_do_not(
                 await hub.start()
             seats = [{"kind": "person"}, {"kind": "person"}]
             asked = {"name": "Ana", "rules": "mexican,num_players=3", "seats": seats}
-            room, _, invites = await hubs[0].create(read_new_match(asked))
+            made, _, invites = await hubs[0].create(read_new_match(asked))
+            # the match as this process serves it to a connection of its own
+            room = await hubs[0].connect(await hubs[0].get(made.id), Conn(0))
             game = room.live
             there_room = await hubs[1].get(game.id)
             there = there_room.live

@@ -192,11 +192,11 @@ class Hub:
             if asked.hints is None
             else asked.hints,
         )
-        room = Room.of(LiveMatch(row))
-        await self.store.create_match(row, room.live.unsaved.pop(0))
-        self.rooms[row.id] = room
-        self._kick_bot(room)
-        return room, token, room.live.invitations(token)
+        live = LiveMatch(row)
+        await self.store.create_match(row, live.unsaved.pop(0))
+        # not kept in memory: the process its players connect to loads it (with --workers,
+        # seldom this one; a copy kept here would follow every move of it for nothing)
+        return Room.of(live), token, live.invitations(token)
 
     async def join(self, match_id: str, name: str, invite: str | None) -> tuple[Room, int, str]:
         """Take a free person's seat; returns the match, the seat and its token.
@@ -221,6 +221,7 @@ class Hub:
                 raise UserError(words.seat_just_taken(), 409)
             live.seat_taken(seat.seat, player, hash_token(token))
             room.broadcast()
+        self.release(room)
         return room, seat.seat, token
 
     async def lobby(self) -> dict[str, list[dict[str, Any]]]:
@@ -251,10 +252,9 @@ class Hub:
                     row = live.rematch_row()
                 except Refused as refused:
                     raise UserError.of(refused) from None
-                fresh = Room.of(LiveMatch(row))
-                if await self.store.set_rematch(live.id, row, fresh.live.unsaved.pop(0)):
-                    self.rooms[row.id] = fresh
-                    self._kick_bot(fresh)
+                fresh = LiveMatch(row)
+                # stored, not kept in memory: its players' pages connect to it and load it
+                if await self.store.set_rematch(live.id, row, fresh.unsaved.pop(0)):
                     live.rematch_id = row.id
                 else:  # made by another server process: read it back
                     loaded = await self.store.load(live.id)
