@@ -466,9 +466,12 @@ def read_public_event(data: Mapping[str, Any], num_players: int = 4) -> PublicEv
     """
     if not isinstance(data, Mapping):
         raise InvalidNotationError(f"An event must be an object, got {data!r}.")
-    player: int = data.get("player", -1)
-    if not _is_int(player) or not 0 <= player < num_players:
-        raise InvalidNotationError(f"An event's 'player' must be a seat, got {player!r}.")
+    raw_player = data.get("player")  # checked before it is an int: a compiled int takes True
+    if not isinstance(raw_player, int) or isinstance(raw_player, bool):
+        raise InvalidNotationError(f"An event's 'player' must be a seat, got {raw_player!r}.")
+    if not 0 <= raw_player < num_players:
+        raise InvalidNotationError(f"An event's 'player' must be a seat, got {raw_player!r}.")
+    player: int = raw_player
     kind = _VERBS.get(str(data.get("verb")))
     if kind is None:
         raise InvalidNotationError(f"Unknown verb in the event {data!r}.")
@@ -483,9 +486,12 @@ def read_public_event(data: Mapping[str, Any], num_players: int = 4) -> PublicEv
     melds = _partition(data.get("melds", []), "history")
     if kind is ActionKind.TAKE and not melds:
         raise InvalidNotationError(f"A take names the table it makes: {data!r}.")
-    owner: int = data.get("owner", -1)
-    if not _is_int(owner) or not -1 <= owner < num_players:
-        raise InvalidNotationError(f"An event's 'owner' must be a seat, got {owner!r}.")
+    raw_owner = data.get("owner", -1)
+    if not isinstance(raw_owner, int) or isinstance(raw_owner, bool):
+        raise InvalidNotationError(f"An event's 'owner' must be a seat, got {raw_owner!r}.")
+    if not -1 <= raw_owner < num_players:
+        raise InvalidNotationError(f"An event's 'owner' must be a seat, got {raw_owner!r}.")
+    owner: int = raw_owner
     source = _enum(Source, str(data.get("source")), "history")
     return PublicEvent(player, Action(kind, -1, tuple(sorted(melds))), card, source, owner)
 

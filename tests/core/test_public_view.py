@@ -96,6 +96,8 @@ def test_every_event_reads_back_from_its_data(spec: str) -> None:
         {"player": 0, "verb": "take", "card": "Kh", "source": "d"},
         {"player": 0, "verb": "decline", "card": "Zz", "source": "d"},
         {"player": True, "verb": "decline", "card": "Kh", "source": "d"},
+        {"player": 0, "verb": "decline", "card": "Kh", "source": "d", "owner": True},
+        {"player": 0, "verb": "decline", "card": "Kh", "source": "d", "owner": 7},
         {"player": 0, "verb": "decline", "card": "Kh", "source": "?"},
         ["p0", "decline"],
     ],
