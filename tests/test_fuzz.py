@@ -19,6 +19,7 @@ import functools
 import io
 import itertools
 import json
+import os
 import queue
 import re
 import subprocess
@@ -62,9 +63,13 @@ from conquian.tools.soak import choose, snapshot
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
+SCALE = int(os.environ.get("CONQUIAN_FUZZ_SCALE", "1"))
+"""How many times each target's examples to run (``CONQUIAN_FUZZ_SCALE=15`` for a long run)."""
+
+
 def examples(count: int) -> settings:
-    """The fuzz settings with ``count`` examples."""
-    return settings(FUZZ, max_examples=count, deadline=None)
+    """The fuzz settings with ``count`` examples (times :data:`SCALE`)."""
+    return settings(FUZZ, max_examples=count * SCALE, deadline=None)
 
 
 SPECS = ("standard", "bicycle", "foster", "wikipedia", "standard,forcing=automatic")
