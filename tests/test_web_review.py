@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,3 +152,58 @@ def test_without_hints_the_deals_are_reviewed_once_the_match_is_over(
         for deal in (1, 2):
             _, review = ask_review(ws, deal)
             assert review["deal"] == deal and review["decisions"]
+
+
+def test_reviews_are_shared_kept_bounded_and_never_hold_up_the_computer(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit's M1: many connections of one seat asking for one review work it out once,
+    in the review thread (never a bot thread), and it is kept after the match leaves memory;
+    distinct reviews beyond the bound are refused; a review being worked out does not hold up
+    the computer's moves in another match."""
+    calls: list[str] = []
+    started, release = threading.Event(), threading.Event()
+    real = coach_module.review_deals
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(threading.current_thread().name)
+        started.set()
+        assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(coach_module, "review_deals", counted)
+    monkeypatch.setattr(coach_module, "MAX_REVIEWS", 1)
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    made = computer_game(client, deals=1)
+    game_id = made["id"]
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_text(hello(made["token"]))
+        play_to_the_end_of_deal(ws, 1, random.Random(5))
+    other = computer_game(client, deals=2)
+    seats = [client.websocket_connect(f"/ws/{game_id}") for _ in range(6)]
+    for ws in seats:
+        ws.__enter__()
+        ws.send_text(hello(made["token"]))
+        ws.send_text(json.dumps({"type": "review", "deal": 1}))
+    assert started.wait(60)
+    # the one review allowed is being worked out: another is refused, the computer plays on
+    with client.websocket_connect(f"/ws/{other['id']}") as ws:
+        ws.send_text(hello(other["token"]))
+        play_to_the_end_of_deal(ws, 1, random.Random(6))
+        refused(ws, {"type": "review", "deal": 1}, "busy")
+    release.set()
+    reviews = []
+    for ws in seats:
+        msg = receive(ws)
+        while msg["type"] != "review":
+            assert msg["type"] in ("state", "review_progress"), msg
+            msg = receive(ws)
+        reviews.append(msg)
+        ws.__exit__(None, None, None)
+    assert calls == ["conquian-review_0"]
+    assert all(r == reviews[0] for r in reviews)
+    assert game_id not in hub.rooms  # nobody connected: the match left the memory
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_text(hello(made["token"]))
+        progress, again = ask_review(ws, 1)
+    assert progress == [] and again == reviews[0] and len(calls) == 1

@@ -43,10 +43,6 @@ class Conn:
     invites: dict[int, str] = field(default_factory=dict)
     """The creator's connection: the invitation code of each seat that has one (sent, in
     each state message to this connection only, while the seat is free)."""
-    hinting: bool = False
-    """A hint is being worked out for this connection."""
-    reviewing: bool = False
-    """A review is being worked out for this connection."""
     outbox: deque[str] = field(default_factory=deque)
     waiting: int = 0
     """Characters in the outbox."""

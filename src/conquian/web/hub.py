@@ -75,7 +75,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._bot_pool = ThreadPoolExecutor(bot_threads, thread_name_prefix="conquian-bot")
-        self.coach = Coach(self._bot_pool)
+        self._review_pool = ThreadPoolExecutor(1, thread_name_prefix="conquian-review")
+        self.coach = Coach(self._bot_pool, self._review_pool)
         self.sync = Sync(store, self.rooms, self._loading, self._changed_elsewhere)
 
     async def start(self) -> None:
@@ -88,6 +89,7 @@ class Hub:
             if room.bot_task is not None:
                 room.bot_task.cancel()
         self._bot_pool.shutdown(wait=False, cancel_futures=True)
+        self._review_pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ the registry
 

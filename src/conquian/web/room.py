@@ -2,7 +2,7 @@
 
 A :class:`Room` holds one :class:`~.live.LiveMatch` with the lock that serialises every change
 to it (as one actor per game would), the connections that see it, the task that moves its
-computer players, its views (:class:`~.views.Views`), the reviews asked for, and what
+computer players, its views (:class:`~.views.Views`), and what
 other processes have told of it and this one has not read yet.
 
 >>> from conquian.web.live import new_match_row
@@ -21,7 +21,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.review import Review
 from ..present.i18n import speaking
 from .conn import Conn
 from .live import LiveMatch
@@ -50,8 +49,6 @@ class Room:
     """The bot task is waiting (as a stand-in) to see whether another process moves."""
     evicted: bool = False
     """Dropped from the hub's memory; a new connection loads the match again."""
-    reviews: dict[tuple[int, int], Review] = field(default_factory=dict)
-    """The review of each (deal, seat) asked for (reviews are data; words per message)."""
     heard: int = 0
     """The highest action number other processes have told of."""
     announced: dict[int, ActionRow] = field(default_factory=dict)
