@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import hello, sqlite_database
+from web_helpers import hello, play_to_the_end_of_deal, sqlite_database
 
 from conquian.bots.review import ReviewSettings, review_deals
 from conquian.present.i18n import speaking
@@ -39,25 +39,6 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
 def receive(ws: Any) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(ws.receive_text())
     return message
-
-
-def play_to_the_end_of_deal(ws: Any, deal: int, rng: random.Random) -> dict[str, Any]:
-    """Play random moves until deal ``deal`` has ended; the state that says so."""
-    msg_id, waiting = 0, False
-    while True:
-        msg = receive(ws)
-        assert msg["type"] != "error", msg
-        if msg["type"] != "state" or msg["obs"] is None:
-            continue
-        if waiting and msg.get("ack") != msg_id - 1:
-            continue  # sent before the move was seen
-        waiting = False
-        if msg["last"] is not None and msg["last"]["deal"] >= deal:
-            return msg
-        legal = msg["obs"]["legal_actions"]
-        if legal:
-            ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": msg_id}))
-            msg_id, waiting = msg_id + 1, True
 
 
 def refused(ws: Any, message: dict[str, Any], fragment: str) -> None:

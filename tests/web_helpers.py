@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import pwd
+import random
 import re
 import socket
 import sqlite3
@@ -360,3 +361,22 @@ def routed_requests(folder: Path) -> list[tuple[str, str]]:
     """The requests nginx (of :func:`running_nginx`) has logged: (path, upstream)."""
     lines = (folder / "access.log").read_text().splitlines()
     return [(path, upstream) for path, upstream in (line.split(" ", 1) for line in lines)]
+
+
+def play_to_the_end_of_deal(ws: Any, deal: int, rng: random.Random) -> dict[str, Any]:
+    """Play random moves until deal ``deal`` has ended; the state that says so."""
+    msg_id, waiting = 0, False
+    while True:
+        msg: dict[str, Any] = json.loads(ws.receive_text())
+        assert msg["type"] != "error", msg
+        if msg["type"] != "state" or msg["obs"] is None:
+            continue
+        if waiting and msg.get("ack") != msg_id - 1:
+            continue  # sent before the move was seen
+        waiting = False
+        if msg["last"] is not None and msg["last"]["deal"] >= deal:
+            return msg
+        legal = msg["obs"]["legal_actions"]
+        if legal:
+            ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": msg_id}))
+            msg_id, waiting = msg_id + 1, True

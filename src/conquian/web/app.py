@@ -82,7 +82,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -111,7 +111,7 @@ from .conn import Conn
 from .database import default_db_url, open_store
 from .hub import Hub, shuffle_offer
 from .languages import SCOPE_KEY, WEB_WORDS, Speaking, catalogue
-from .requests import UserError, echo_id, read_hello, read_join, read_new_match
+from .requests import UserError, echo_id, read_hello, read_join, read_new_match, read_number
 from .room import Room
 from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
 
@@ -253,19 +253,23 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
     )
     length = request.headers.get("content-length")
     if length is not None:
-        if not length.strip().isdigit():
+        length = length.strip()
+        if not (length.isascii() and length.isdigit()):
             raise UserError(
                 _("The {header} header is not a number.").format(header="Content-Length"),
                 400,
                 {"Connection": "close"},
             )
-        if int(length) > MAX_MESSAGE:
+        if len(length) > 9 or int(length) > MAX_MESSAGE:
             raise too_large
     raw = bytearray()
-    async for chunk in request.stream():  # chunked bodies too: stop at the limit
-        raw += chunk
-        if len(raw) > MAX_MESSAGE:
-            raise too_large
+    try:
+        async for chunk in request.stream():  # chunked bodies too: stop at the limit
+            raw += chunk
+            if len(raw) > MAX_MESSAGE:
+                raise too_large
+    except ClientDisconnect:  # nobody is left to answer: no traceback in the log
+        raise UserError(_("The request body did not arrive whole."), 400) from None
     if not raw.strip():
         return {}
     try:
@@ -385,12 +389,13 @@ async def list_records(request: Request) -> Response:
 async def _record(request: Request) -> tuple[int, str]:
     match_id = request.path_params["match_id"]
     deal_text = request.path_params["deal"]
-    if not deal_text.isdigit():
+    number = read_number(deal_text)
+    if number is None:
         raise UserError(
             _("The deal must be a number, got {deal}.").format(deal=repr(deal_text[:20]))
         )
     for deal, _result, text in await _hub(request).records(match_id):
-        if deal == int(deal_text):
+        if deal == number:
             return deal, text
     raise UserError(
         _("Game {game} has no finished deal {deal}.").format(game=match_id, deal=deal_text), 404

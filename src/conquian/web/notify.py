@@ -58,11 +58,11 @@ def parse(payload: str) -> Change | None:
     True
     """
     parts = payload.split(" ", 6)
-    if len(parts) not in (4, 7) or not parts[2].isdigit():
+    if len(parts) not in (4, 7) or not _number(parts[2]):
         return None
     row = None
     if len(parts) == 7:
-        if not (parts[4].isdigit() and parts[5].isdigit()):
+        if not (_number(parts[4]) and _number(parts[5])):
             return None
         row = (int(parts[4]), int(parts[5]), parts[6])
     return parts[0], parts[1], int(parts[2]), parts[3], row
@@ -176,3 +176,8 @@ class Listener:
                     log.exception("a change notification could not be handled")
         if pgconn.status != psycopg.pq.ConnStatus.OK and not lost.done():
             lost.set_exception(psycopg.OperationalError("the listening connection was closed"))
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits that ``int`` reads at once."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
