@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import re
 import selectors
 import socket
@@ -43,6 +44,11 @@ PEEK_SECONDS = 2.0
 to the next worker in turn (which then applies its own limits to a slow client)."""
 ACCEPT_PAUSE = 1.0
 """Seconds without accepting after an accept failed for want of resources (as asyncio does)."""
+RECHECK_FIRST = 0.01
+"""Seconds before a connection whose first line came in part is looked at again (doubling
+each time up to :data:`RECHECK_MOST`): its socket stays readable meanwhile, and watching it
+would spin the supervisor."""
+RECHECK_MOST = 0.25
 MAX_QUEUED = 4096
 """Connections that may wait for one worker to take them; beyond, the next worker's turn."""
 MAX_WAITING = 1024
@@ -82,6 +88,9 @@ class Dispatcher:
         self.selector = selectors.DefaultSelector()
         self.waiting: dict[socket.socket, float] = {}
         """Connections whose first line has not come yet, with when to stop waiting."""
+        self.resting: dict[socket.socket, tuple[float, float]] = {}
+        """Waiting connections whose line came in part, not watched until a moment has
+        passed: when to watch again, and the pause just taken."""
         self.turn = 0
         self.queued: list[deque[socket.socket]] = [deque() for _ in range(workers)]
         """Each worker's connections not yet passed to it."""
@@ -131,6 +140,7 @@ class Dispatcher:
         for sock in [*self.waiting, *queued, *(c for c in self.channels if c is not None)]:
             sock.close()
         self.waiting.clear()
+        self.resting.clear()
         self.queued = [deque() for _ in range(self.workers)]
         self.channels = [None] * self.workers
         self.writing.clear()
@@ -152,12 +162,18 @@ class Dispatcher:
                 timeout = min(timeout, self.paused_until - now)
         if self.waiting:
             timeout = max(0.0, min(timeout, min(self.waiting.values()) - now))
+        if self.resting:
+            timeout = max(0.0, min(timeout, min(at for at, _ in self.resting.values()) - now))
         for key, _events in self.selector.select(timeout):
             if key.data is None:  # a connection waiting for its first line
                 self._peek(key.fileobj)
             else:
                 key.data()
         now = time.monotonic()
+        for conn, (at, _pause) in list(self.resting.items()):
+            if at <= now:
+                self.selector.register(conn, selectors.EVENT_READ, None)
+                self.resting[conn] = (math.inf, self.resting[conn][1])
         for conn, until in list(self.waiting.items()):
             if until <= now:
                 self._hand_on(conn, None)
@@ -190,8 +206,12 @@ class Dispatcher:
         if not head:  # closed before it asked for anything
             self._drop(conn)
             return
-        if b"\n" not in head and len(head) < PEEK_BYTES:
-            return  # the rest of the line is still on its way
+        if b"\n" not in head and len(head) < PEEK_BYTES:  # the rest is on its way
+            _at, pause = self.resting.get(conn, (0.0, RECHECK_FIRST / 2))
+            pause = min(pause * 2, RECHECK_MOST)
+            self.selector.unregister(conn)
+            self.resting[conn] = (time.monotonic() + pause, pause)
+            return
         game = game_of(head)
         self._hand_on(conn, None if game is None else worker_for(game, self.workers))
 
@@ -241,7 +261,9 @@ class Dispatcher:
     def _stop_waiting(self, conn: socket.socket) -> None:
         """No more waiting for ``conn``'s first line (if it was waited for)."""
         if self.waiting.pop(conn, None) is not None:
-            self.selector.unregister(conn)
+            at, _pause = self.resting.pop(conn, (math.inf, 0.0))
+            if at == math.inf:  # watched, not resting
+                self.selector.unregister(conn)
 
 
 class HandedServer(uvicorn.Server):
