@@ -113,7 +113,16 @@ from .hub import Hub, shuffle_offer
 from .languages import SCOPE_KEY, WEB_WORDS, Speaking, catalogue
 from .requests import UserError, echo_id, read_hello, read_join, read_new_match, read_number
 from .room import Room
-from .security import JsonError, OriginPolicy, RateLimits, SecurityHeaders, dumps, loads
+from .security import (
+    MAX_SOCKETS,
+    MESSAGE_RATE,
+    JsonError,
+    OriginPolicy,
+    RateLimits,
+    SecurityHeaders,
+    dumps,
+    loads,
+)
 
 log = logging.getLogger("conquian.web")
 
@@ -125,6 +134,11 @@ CLOSE_BEHIND = 1008
 """The websocket close code for a client that fell too far behind (policy violation)."""
 CLOSE_WAIT = 30.0
 """Seconds to wait for the close frame to get through to a client that fell behind."""
+HELLO_SECONDS = 30.0
+"""Seconds a new websocket connection has to say hello before it is closed."""
+BODY_SECONDS = 20.0
+"""Seconds a request's body has to arrive whole (4 KiB at most: a slow phone takes well
+under one)."""
 STATIC = Path(str(resources.files("conquian.web") / "static"))
 _ = WEB_WORDS.gettext
 
@@ -264,12 +278,21 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
             raise too_large
     raw = bytearray()
     try:
-        async for chunk in request.stream():  # chunked bodies too: stop at the limit
-            raw += chunk
-            if len(raw) > MAX_MESSAGE:
-                raise too_large
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():  # chunked bodies too: stop at the limit
+                raw += chunk
+                if len(raw) > MAX_MESSAGE:
+                    raise too_large
     except ClientDisconnect:  # nobody is left to answer: no traceback in the log
         raise UserError(_("The request body did not arrive whole."), 400) from None
+    except TimeoutError:
+        raise UserError(
+            _("The request body did not arrive whole in {seconds} s.").format(
+                seconds=round(BODY_SECONDS)
+            ),
+            408,
+            {"Connection": "close"},
+        ) from None
     if not raw.strip():
         return {}
     try:
@@ -511,6 +534,28 @@ async def match_socket(websocket: WebSocket) -> None:
     except UserError as exc:
         room = None
         missing = str(exc)
+    limits: RateLimits = websocket.app.state.limits
+    client = websocket.client.host if websocket.client else "unknown"
+    if not limits.open_socket(client):
+        await websocket.accept()
+        said = _("Too many connections from your address (at most {most}).").format(
+            most=MAX_SOCKETS
+        )
+        await websocket.send_text(dumps({"type": "error", "message": said}))
+        await websocket.close(code=1008, reason="too many connections")
+        if room is not None:
+            hub.release(room)
+        return
+    try:
+        await _serve_socket(websocket, hub, match_id, room, missing)
+    finally:
+        limits.close_socket(client)
+
+
+async def _serve_socket(
+    websocket: WebSocket, hub: Hub, match_id: str, room: Room | None, missing: str
+) -> None:
+    """:func:`match_socket` once the connection is allowed."""
     await websocket.accept()
     if "token" in websocket.query_params:
         said = _(
@@ -530,12 +575,27 @@ async def match_socket(websocket: WebSocket) -> None:
     writer = loop.create_task(_writer(websocket, conn))
     if room is None:
         conn.send({"type": "error", "message": missing})
+    limits: RateLimits = websocket.app.state.limits
+    key = str(id(conn))
+    hello_by = loop.time() + HELLO_SECONDS
     try:
         while True:
-            message = await reader.next()
+            if greeted:
+                message = await reader.next()
+            else:
+                try:
+                    async with asyncio.timeout_at(hello_by):
+                        message = await reader.next()
+                except TimeoutError:
+                    await _close_silent(websocket, conn)
+                    break
             if message is None or message["type"] == "websocket.disconnect":
                 break
             with speaking(conn.lang):
+                if not limits.message(key):
+                    said = _("Too many messages: at most {most} a second.")
+                    conn.send({"type": "error", "message": said.format(most=MESSAGE_RATE.amount)})
+                    continue
                 room, greeted = await _message(hub, room, conn, message, greeted, missing)
     except WebSocketDisconnect:
         pass
@@ -556,6 +616,17 @@ async def match_socket(websocket: WebSocket) -> None:
                 websocket.close(code=CLOSE_BEHIND, reason="too far behind: connect again"),
                 CLOSE_WAIT,
             )
+
+
+async def _close_silent(websocket: WebSocket, conn: Conn) -> None:
+    """Close a connection that did not say hello in :data:`HELLO_SECONDS`."""
+    with speaking(conn.lang):
+        said = _("Say who you are: first send {hello} (or {watch} to watch).").format(
+            hello=HELLO, watch=WATCH
+        )
+    with contextlib.suppress(Exception):
+        await websocket.send_text(dumps({"type": "error", "message": said}))
+        await asyncio.wait_for(websocket.close(code=1008, reason="no hello"), CLOSE_WAIT)
 
 
 async def _message(

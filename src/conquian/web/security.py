@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .languages import WEB_WORDS
@@ -235,6 +235,13 @@ class Refused:
     retry_after: int
 
 
+MAX_SOCKETS = 64
+"""Websocket connections one address may have open at once (a family at one table and its
+spectators fit many times over)."""
+MESSAGE_RATE = parse_many("20/second")[0]
+"""Messages one websocket connection may send in a second (a player sends a few a minute)."""
+
+
 class RateLimits:
     """Per client address: how many games it may create, and seats it may take, in a while.
 
@@ -255,7 +262,45 @@ class RateLimits:
                 ) from None
         self.words = ", ".join(_rate_words(item) for item in self.items) or "off"
         """The limits in words (``30 per minute``)."""
-        self._limiter = MovingWindowRateLimiter(MemoryStorage()) if self.items else None
+        storage = MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(storage) if self.items else None
+        self._messages = FixedWindowRateLimiter(storage)
+        self.sockets: dict[str, int] = {}
+        """Each address's websocket connections open now (counted while limits are on)."""
+
+    def open_socket(self, client: str) -> bool:
+        """Count a new websocket connection from ``client``: False (and not counted) if it
+        has :data:`MAX_SOCKETS` open already and the limits are on.
+
+        >>> limits = RateLimits("20/minute")
+        >>> [limits.open_socket("a") for _ in range(MAX_SOCKETS + 1)][-2:]
+        [True, False]
+        >>> limits.close_socket("a"); limits.open_socket("a")
+        True
+        """
+        if self._limiter is None:
+            return True
+        count = self.sockets.get(client, 0)
+        if count >= MAX_SOCKETS:
+            return False
+        self.sockets[client] = count + 1
+        return True
+
+    def close_socket(self, client: str) -> None:
+        """A websocket connection that :meth:`open_socket` counted has closed."""
+        count = self.sockets.pop(client, 0) - 1
+        if count > 0:
+            self.sockets[client] = count
+
+    def message(self, connection: str) -> bool:
+        """Count one websocket message on ``connection`` (a key of its own): False if it is
+        over :data:`MESSAGE_RATE` (always on: one connection's bound, whatever its address).
+
+        >>> limits = RateLimits(None)
+        >>> sum(limits.message("c1") for _ in range(MESSAGE_RATE.amount + 5))
+        20
+        """
+        return self._messages.hit(MESSAGE_RATE, "message", connection)
 
     def hit(self, what: str, client: str) -> Refused | None:
         """Count one ``what`` (``create``, ``join``) by ``client``; a :class:`Refused` if over."""

@@ -30,6 +30,7 @@ from starlette.applications import Starlette
 
 from .app import MAX_MESSAGE, create_app
 from .database import default_db_url, open_store
+from .deadlines import HeaderDeadline
 from .dispatch import Dispatcher, HandedServer
 
 SEND_BUFFER = 128 * 1024
@@ -150,6 +151,7 @@ def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
         host=host,
         port=port,
         log_level="warning",
+        http=HeaderDeadline,
         ws="websockets-sansio",
         ws_max_size=max(MAX_MESSAGE * 16, 65536),
         ws_ping_interval=20,
