@@ -21,10 +21,12 @@ import itertools
 import json
 import os
 import queue
+import random
 import re
 import subprocess
 import sys
 import textwrap
+import urllib.parse
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
@@ -1017,6 +1019,7 @@ JSON_HEADERS = {"Content-Type": "application/json"}
 HTTP_BASES = (
     {"mode": "friend", "name": "Ana", "rules": "standard"},
     {"mode": "bot", "level": "easy", "name": "Ana"},
+    {"name": "Ben", "invite": "AAAAAAAAAAAA"},
 )
 
 
@@ -1052,3 +1055,37 @@ def test_regression_http_deep_nesting(tmp_path: Path, body: str) -> None:
         for url in ("/api/games", f"/api/games/{game_id}/join"):
             answer = client.post(url, content=body, headers=JSON_HEADERS)
             assert answer.status_code == 400, (url, answer.status_code)
+
+
+PATH_TOKENS = ("1", "\u00b2", "\u278b", "\u0663", "\uff11", "1" * 5000, "1" * 10, "%ED%A0%80", "..")
+
+
+def test_fuzz_http_paths(tmp_path: Path) -> None:
+    """L1 and the like: whatever a path holds where a deal's number (of a finished game) or
+    a game's id goes, the answer is a documented status with a JSON error, never a 500."""
+    from starlette.testclient import TestClient
+    from web_helpers import hello, play_to_the_end_of_deal
+
+    with TestClient(web.create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", bot_delay=0)) as c:
+        request = {"mode": "bot", "level": "easy", "name": "Ana"}
+        request["rules"] = "standard,match=n_deals,match_target=1"
+        made = c.post("/api/games", json=request).json()
+        with c.websocket_connect(f"/ws/{made['id']}") as ws:
+            ws.send_text(hello(made["token"]))
+            play_to_the_end_of_deal(ws, 1, random.Random(2))
+
+        @examples(150)
+        @given(
+            st.sampled_from(["records/{}", "replay/{}", "{}", "{}/records", "{}/join"]),
+            st.one_of(st.sampled_from(PATH_TOKENS + HOSTILE_TEXT), st.text(max_size=12)),
+        )
+        def fuzz(route: str, token: str) -> None:
+            path = route.format(urllib.parse.quote(token, safe="%", errors="surrogatepass"))
+            if route.startswith(("records", "replay")):  # a deal of the finished game
+                path = f"{made['id']}/{path}"
+            answer = c.get(f"/api/games/{path}")
+            assert answer.status_code in (200, 400, 403, 404, 405), (answer, path[:80])
+            if answer.status_code != 200 and answer.headers["content-type"].startswith("app"):
+                assert strict_json(answer.text)["error"]
+
+        fuzz()

@@ -18,7 +18,7 @@ from conquian.fair import FairShuffle, commitment, fair_deck, new_server_seed
 def fair_game(clients: tuple[bytes, ...] = (b"\x11" * 16,)) -> Game:
     server = new_server_seed()
     game = Game("standard", deck=fair_deck(server, clients), players=("ana", "ben"))
-    game.fair = FairShuffle(commitment(server), clients, server)
+    game.fair = FairShuffle(commitment(server, game.dealer, 2), clients, server)
     rng = random.Random(4)
     for _ in range(12):
         game.push(rng.choice(game.legal_actions()))
@@ -37,7 +37,7 @@ def verify(path: Path) -> subprocess.CompletedProcess[str]:
 def test_a_fair_record_round_trips_and_verifies(tmp_path: Path) -> None:
     record = GameRecord.from_game(fair_game())
     text = record.dumps()
-    assert 'fair = { algorithm = "hmac-sha256-fisher-yates/1"' in text
+    assert 'fair = { algorithm = "hmac-sha256-fisher-yates/2"' in text
     again = GameRecord.loads(text)
     assert again == record and again.fair is not None
     again.verify_shuffle()
@@ -95,7 +95,7 @@ def test_a_match_record_with_fair_deals_verifies_deal_by_deal(tmp_path: Path) ->
     for _ in range(2):
         server = new_server_seed()
         game = match.new_game(deck=fair_deck(server, [b"ana"]))
-        game.fair = FairShuffle(commitment(server), (b"ana",), server)
+        game.fair = FairShuffle(commitment(server, game.dealer, 2), (b"ana",), server)
         while not game.state.is_over:
             game.push(rng.choice(game.legal_actions()))
         match.settle()

@@ -19,7 +19,7 @@ from test_web_api import game_at, live, receive, seat_socket, states_until
 from web_helpers import TestDatabase, assert_secret
 
 from conquian.cli import main
-from conquian.fair import fair_deck
+from conquian.fair import commitment, fair_deck
 from conquian.records import GameRecord
 from conquian.web.app import create_app
 from conquian.web.hub import LiveMatch
@@ -108,7 +108,10 @@ def test_a_bot_game_deals_by_the_seeds_and_reveals_the_server_seed_after_the_dea
     fair = end["last"]["fair"]
     assert fair["commitment"] == published["commitment"]
     server = bytes.fromhex(fair["server_seed"])
-    assert hashlib.sha256(server).hexdigest() == published["commitment"]
+    # the commitment bound the seed and the dealer published with it (the audit's M2)
+    assert fair["dealer"] == published["dealer"]
+    assert commitment(server, published["dealer"], 2) == published["commitment"]
+    assert hashlib.sha256(server).hexdigest() != published["commitment"]
     assert fair["client_seeds"] == [seeds[0]]  # the computer's seat adds none
     assert dealt_hand(fair_deck(server, [bytes.fromhex(seeds[0])]), 0, fair) == hand
     assert end["match"]["deal"] == 2  # three deals: the second is dealt at once
@@ -125,9 +128,9 @@ def test_a_bot_game_deals_by_the_seeds_and_reveals_the_server_seed_after_the_dea
     # the second deal comes from its own shuffle, with the seed given for it
     second = live(client, game_id).match.games[1]
     assert second.fair is not None
-    assert second.fair.commitment == nxt["commitment"]
+    assert second.fair.commitment == nxt["commitment"] and second.dealer == nxt["dealer"]
     assert second.fair.client_seeds == (bytes.fromhex(seeds[1]),)
-    assert list(second.deck) == second.fair.deck()
+    assert list(second.deck) == second.fair.deck(second.dealer, 2)
 
 
 def test_a_friend_game_is_dealt_once_both_players_gave_their_seed(client: TestClient) -> None:
@@ -151,7 +154,7 @@ def test_a_friend_game_is_dealt_once_both_players_gave_their_seed(client: TestCl
     game = live(client, game_id).game
     assert game.fair is not None
     assert game.fair.client_seeds == (b"\xaa" * 16, b"\xbb" * 16)  # in seat order
-    assert list(game.deck) == game.fair.deck()
+    assert list(game.deck) == game.fair.deck(game.dealer, 2)
 
 
 def test_bad_seeds_get_an_error_and_change_nothing(

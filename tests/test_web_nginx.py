@@ -138,3 +138,42 @@ def _state(ws: Any, seq: int, seat: int) -> dict[str, Any]:
         assert msg["type"] != "error", msg
         if msg["type"] == "state" and msg["obs"] is not None and msg["seq"] == seq:
             return msg
+
+
+def post_status(base: str, source: str) -> tuple[int, str]:
+    """The status and content type of an empty game's creation through the proxy."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        body = json.dumps({"mode": "friend"})
+        conn.request("POST", "/api/games", body, {"Content-Type": "application/json"})
+        answer = conn.getresponse()
+        answer.read()
+        return answer.status, answer.getheader("Content-Type", "")
+    finally:
+        conn.close()
+
+
+def test_nginx_limits_each_address_as_deploy_md_says(proxied: str) -> None:
+    """The per-address limits of deploy.md hold in front of several processes: nginx
+    itself refuses (an HTML 429, not the servers' JSON) the POSTs over its burst and the
+    connections over its count, from one address, while another address goes on."""
+    base = proxied
+    answers = [post_status(base, "127.0.0.20") for _ in range(14)]
+    by_nginx = [status for status, kind in answers if kind.startswith("text/html")]
+    assert by_nginx and set(by_nginx) == {429}, answers
+    assert post_status(base, "127.0.0.21")[0] == 201  # another address is not held up
+    ws_url = "ws" + base.removeprefix("http") + "/ws/nothing"
+    held = []
+    try:
+        refused = None
+        for count in range(60):
+            try:
+                held.append(connect(ws_url, origin=Origin(base)))
+            except Exception as exc:  # the handshake answered 429
+                refused = (count, str(exc))
+                break
+        assert refused is not None and refused[0] == 50 and "429" in refused[1], refused
+    finally:
+        for ws in held:
+            ws.close()

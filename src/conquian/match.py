@@ -90,6 +90,11 @@ class Match:
         self.dealer = self.first_dealer
         self._deal_seed: int | None = None
 
+    def dealer_of(self, number: int) -> int:
+        """The seat that deals deal ``number`` (1 for the first): the dealer turns round
+        the table one seat a deal, from the first dealer, so it is known before any deal."""
+        return (self.first_dealer + number - 1) % self.rules.num_players
+
     def _choose_first_dealer(self) -> int:
         n = self.rules.num_players
         if self.rules.first_dealer is FirstDealer.RANDOM:
@@ -198,7 +203,7 @@ class Match:
         if self.is_over:
             raise ConquianError("The match is over.")
         if fair is not None:
-            deck = fair.deck()
+            deck = fair.deck(self.dealer, self.rules.num_players)
         self._deal_seed = self._rng.randrange(2**63)
         if deck is not None:
             self._deal_seed = seed if seed is not None else self._deal_seed

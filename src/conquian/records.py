@@ -139,7 +139,7 @@ class GameRecord:
         if -1 in self.deck:
             raise RecordError("A redacted record hides cards of its deck: it cannot be checked.")
         try:
-            self.fair.verify(self.deck)
+            self.fair.verify(self.deck, self.dealer, len(self.players))
         except FairnessError as exc:
             raise RecordError(str(exc)) from None
 

@@ -12,11 +12,13 @@ import pytest
 from conquian.cards import CARDS, parse_cards_mask
 from conquian.fair import (
     ALGORITHM,
+    FIRST_ALGORITHM,
     FairnessError,
     FairShuffle,
     check_commitment,
     commitment,
     fair_deck,
+    first_version,
     new_server_seed,
 )
 
@@ -50,9 +52,13 @@ def test_the_engine_follows_the_documented_algorithm(clients: list[bytes]) -> No
         assert fair_deck(server, clients) == deck_from_the_description(server, clients)
 
 
-def test_a_known_deck_of_version_1() -> None:
-    """Pinned so that any change to the algorithm shows; a change needs a new version name."""
-    assert ALGORITHM == "hmac-sha256-fisher-yates/1"
+def test_a_known_deck_of_versions_1_and_2() -> None:
+    """Pinned so that any change to the algorithm shows; a change needs a new version name.
+    Version 2 changed the commitment only: the deck is the same."""
+    assert (FIRST_ALGORITHM, ALGORITHM) == (
+        "hmac-sha256-fisher-yates/1",
+        "hmac-sha256-fisher-yates/2",
+    )
     deck = fair_deck(bytes(range(32)), [b"\x01" * 16, b"ana"])
     text = " ".join(str(CARDS[i]) for i in deck)
     assert text == (
@@ -81,22 +87,39 @@ def test_the_first_card_is_spread_evenly() -> None:
     assert chi2 < 80, counts  # 39 degrees of freedom: 80 is far in the tail
 
 
-def test_a_commitment_binds_the_server_seed() -> None:
+def test_a_commitment_binds_the_server_seed_and_the_dealer() -> None:
     server = new_server_seed()
-    published = commitment(server)
-    assert len(published) == 64 and check_commitment(server, published.upper())
+    published = commitment(server, 1, 2)
+    assert len(published) == 64
+    assert check_commitment(server, published.upper(), dealer=1, players=2)
     other = bytes([server[0] ^ 1]) + server[1:]
-    assert not check_commitment(other, published)
+    assert not check_commitment(other, published, dealer=1, players=2)
+    # the audit's M2: another dealer, or another number of players, is another commitment
+    assert not check_commitment(server, published, dealer=0, players=2)
+    assert not check_commitment(server, published, dealer=1, players=3)
     shuffle = FairShuffle(published, (b"ana",), server)
-    shuffle.verify(fair_deck(server, [b"ana"]))
-    with pytest.raises(FairnessError, match="does not match the commitment"):
-        FairShuffle(published, (b"ana",), other).deck()
+    shuffle.verify(fair_deck(server, [b"ana"]), 1, 2)
+    with pytest.raises(FairnessError, match="do not match the commitment"):
+        FairShuffle(published, (b"ana",), other).deck(1, 2)
+    with pytest.raises(FairnessError, match="do not match the commitment"):
+        shuffle.deck(0, 2)  # the dealer swapped after the seeds
     with pytest.raises(FairnessError, match="not the one the seeds give"):
-        shuffle.verify(fair_deck(server, [b"ben"]))
+        shuffle.verify(fair_deck(server, [b"ben"]), 1, 2)
     with pytest.raises(FairnessError, match="not been revealed"):
-        FairShuffle(published).deck()
+        FairShuffle(published).deck(1, 2)
     with pytest.raises(FairnessError, match="Unknown shuffle algorithm"):
-        FairShuffle(published, (), server, "xorshift/0").deck()
+        FairShuffle(published, (), server, "xorshift/0").deck(1, 2)
+    with pytest.raises(FairnessError, match="cannot deal"):
+        commitment(server, 2, 2)
+
+
+def test_a_first_version_commitment_is_to_the_server_seed_alone() -> None:
+    server = new_server_seed()
+    published = hashlib.sha256(server).hexdigest()
+    assert first_version(server, published) and not first_version(server, commitment(server, 0, 2))
+    old = FairShuffle(published, (b"ana",), server, FIRST_ALGORITHM)
+    assert not old.binds_the_dealer and FairShuffle(published).binds_the_dealer
+    assert old.deck(0, 2) == old.deck(1, 2) == fair_deck(server, [b"ana"])
 
 
 @pytest.mark.parametrize(("server", "clients"), [(b"short", []), (bytes(32), [b"x" * 65])])

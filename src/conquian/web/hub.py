@@ -63,7 +63,8 @@ def shuffle_offer(live: LiveMatch) -> Commitment | None:
     number = live.collecting
     if number is None:
         return None
-    return {"deal": number, "commitment": live.shuffle_for(number).commitment}
+    row = live.shuffle_for(number)
+    return {"deal": number, "commitment": row.commitment, "dealer": live.match.dealer_of(number)}
 
 
 class Hub:

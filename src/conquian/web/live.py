@@ -42,7 +42,14 @@ from enum import StrEnum
 from ..actions import Action
 from ..bots import Bot, make_bot
 from ..errors import ConquianError, IllegalActionError
-from ..fair import FairShuffle, commitment, new_server_seed
+from ..fair import (
+    ALGORITHM,
+    FIRST_ALGORITHM,
+    FairShuffle,
+    commitment,
+    first_version,
+    new_server_seed,
+)
 from ..game import Game
 from ..match import DealResult, Match
 from ..records import GameRecord, format_result
@@ -454,7 +461,9 @@ class LiveMatch:
         row = self.shuffles.get(number)
         if row is None:
             server = new_server_seed()
-            row = DealRow(number, server.hex(), commitment(server), (None,) * len(self.seats))
+            dealer, players = self.match.dealer_of(number), self.rules.num_players
+            published = commitment(server, dealer, players)
+            row = DealRow(number, server.hex(), published, (None,) * len(self.seats))
             self.shuffles[number] = row
             self.unsaved.append(row)
         return row
@@ -513,10 +522,13 @@ class LiveMatch:
             for seed, seat in zip(row.client_seeds, self.seats, strict=True)
         ):
             return
+        server = bytes.fromhex(row.server_seed)
         shuffle = FairShuffle(
             commitment=row.commitment,
             client_seeds=tuple(bytes.fromhex(c) for c in row.client_seeds if c),
-            server_seed=bytes.fromhex(row.server_seed),
+            server_seed=server,
+            # a shuffle stored before the commitment bound the dealer is dealt as it was drawn
+            algorithm=FIRST_ALGORITHM if first_version(server, row.commitment) else ALGORITHM,
         )
         self.driver.start(fair=shuffle)
         self.shuffle_for(number + 1)  # its commitment is published during this deal

@@ -95,6 +95,8 @@ class Score(TypedDict):
 class Commitment(TypedDict):
     deal: int
     commitment: str
+    dealer: int
+    """The seat that deals it: the commitment binds it (see :mod:`conquian.fair`)."""
 
 
 class NextCommitment(Commitment):

@@ -294,13 +294,15 @@ class RateLimits:
 
     def message(self, connection: str) -> bool:
         """Count one websocket message on ``connection`` (a key of its own): False if it is
-        over :data:`MESSAGE_RATE` (always on: one connection's bound, whatever its address).
+        over :data:`MESSAGE_RATE` and the limits are on.
 
-        >>> limits = RateLimits(None)
+        >>> limits = RateLimits("20/minute")
         >>> sum(limits.message("c1") for _ in range(MESSAGE_RATE.amount + 5))
         20
+        >>> RateLimits("off").message("c1")
+        True
         """
-        return self._messages.hit(MESSAGE_RATE, "message", connection)
+        return self._limiter is None or self._messages.hit(MESSAGE_RATE, "message", connection)
 
     def hit(self, what: str, client: str) -> Refused | None:
         """Count one ``what`` (``create``, ``join``) by ``client``; a :class:`Refused` if over."""

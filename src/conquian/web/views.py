@@ -150,16 +150,21 @@ class Views:
         live = self.live
         if not live.fair:
             return None
-        out: Commitments = {"algorithm": ALGORITHM}
+        out: Commitments = {"algorithm": ALGORITHM}  # the shuffles drawn from now on
         game = live.match.deal
         if game is not None and game.fair is not None:
-            out["current"] = {"deal": live.match.deal_number, "commitment": game.fair.commitment}
+            out["current"] = {
+                "deal": live.match.deal_number,
+                "commitment": game.fair.commitment,
+                "dealer": game.dealer,
+            }
         number = live.collecting
         row = None if number is None else live.shuffles.get(number)
         if row is not None:
             out["next"] = {
                 "deal": row.deal,
                 "commitment": row.commitment,
+                "dealer": live.match.dealer_of(row.deal),
                 "seeded": [c is not None for c in row.client_seeds],
             }
         return out

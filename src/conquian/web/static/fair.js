@@ -1,13 +1,16 @@
 // The browser's own check of a provably fair shuffle (conquian.fair, algorithm
-// hmac-sha256-fisher-yates/1): the revealed server seed must hash to the commitment shown
-// before the deal, one of the mixed-in client seeds must be this browser's, and the seeds
-// must deal exactly the hand this browser was dealt.  It needs Web Crypto, which browsers
+// hmac-sha256-fisher-yates/2): the revealed server seed, with the dealer and the number of
+// players, must hash to the commitment shown before the deal (so the server could not choose
+// who deals after seeing the seeds), one of the mixed-in client seeds must be this browser's,
+// and the seeds must deal exactly the hand this browser was dealt.  It needs Web Crypto, which browsers
 // give only to secure pages (https, or a server on this computer).
 
 /** @import { Card, RevealedShuffle } from "./protocol.js" */
 /** @import { ShuffleCheck } from "./memory.js" */
 
-export const ALGORITHM = "hmac-sha256-fisher-yates/1";
+export const ALGORITHM = "hmac-sha256-fisher-yates/2";
+/** The first version: its commitment is to the server seed alone, so it does not bind who deals. */
+export const FIRST_ALGORITHM = "hmac-sha256-fisher-yates/1";
 const SUITS = "shdc";
 const RANKS = "A234567JQK";
 
@@ -61,6 +64,15 @@ function uint(value, size) {
 /** @param {string} textHex */
 export async function sha256(textHex) {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytesOf(textHex))));
+}
+
+/** The commitment that a revealed shuffle's server seed, dealer and number of players make
+ * (version /1: the server seed's alone).
+ * @param {{algorithm: string, server_seed: string, dealer: number, players?: number}} fair
+ * @returns {Promise<string>} */
+export async function commitmentOf({ algorithm, server_seed: seed, dealer, players = 2 }) {
+  if (algorithm === FIRST_ALGORITHM) return sha256(seed);
+  return sha256(hex(new TextEncoder().encode("conquian-deal/2")) + seed + hex(uint(dealer, 1)) + hex(uint(players, 1)));
 }
 
 /** The deck (card indices, top first) that the seeds give.
@@ -126,8 +138,9 @@ export function dealtHand(deck, seat, { dealer, hand_size: handSize, packet, pla
 export async function checkShuffle(fair, seat, { shown, mine, hand }) {
   /** @type {{ok: boolean, what: string}[]} */
   const checks = [];
-  if (fair.algorithm !== ALGORITHM) return { ok: false, checks: [{ ok: false, what: "algorithm" }] };
-  checks.push({ ok: (await sha256(fair.server_seed)) === fair.commitment, what: "commitment" });
+  if (fair.algorithm !== ALGORITHM && fair.algorithm !== FIRST_ALGORITHM) return { ok: false, checks: [{ ok: false, what: "algorithm" }] };
+  checks.push({ ok: (await commitmentOf(fair)) === fair.commitment, what: "commitment" });
+  checks.push({ ok: fair.algorithm === ALGORITHM, what: "dealer" });
   if (shown !== undefined) checks.push({ ok: shown === fair.commitment, what: "shown" });
   if (seat !== null) checks.push({ ok: fair.client_seeds.some((s) => mine.includes(s)), what: "seed" });
   if (seat !== null && hand) {

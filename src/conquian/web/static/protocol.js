@@ -129,7 +129,7 @@ export {};
  * A finished deal's revealed shuffle: anyone may deal the same deck again.
  * @typedef {object} RevealedShuffle
  * @property {string} algorithm
- * @property {string} commitment  the SHA-256 of the server's seed, published before the deal
+ * @property {string} commitment  the SHA-256 of the server's seed, the dealer and the number of players, published before the deal
  * @property {string} server_seed  hexadecimal
  * @property {string[]} client_seeds  the players' seeds, mixed in
  * @property {number} dealer
@@ -157,8 +157,8 @@ export {};
  * shuffled with the seats whose seed it has.
  * @typedef {object} FairFacts
  * @property {string} algorithm
- * @property {{deal: number, commitment: string}} [current]
- * @property {{deal: number, commitment: string, seeded: boolean[]}} [next]
+ * @property {{deal: number, commitment: string, dealer: number}} [current]
+ * @property {{deal: number, commitment: string, dealer: number, seeded: boolean[]}} [next]
  */
 
 /**
@@ -286,7 +286,7 @@ export {};
 
 /**
  * The commitment to the shuffle of the deal being shuffled (a create or join answer).
- * @typedef {{deal: number, commitment: string}} ShuffleCommitment
+ * @typedef {{deal: number, commitment: string, dealer: number}} ShuffleCommitment
  */
 
 /**

@@ -16,8 +16,9 @@ import { summaryPending } from "./state.js";
 /** What each check of a shuffle says: [passed, failed].
  * @returns {Record<string, [string, string]>} */
 const checkWords = () => ({
-  commitment: [t("the server's seed, revealed now, is the one it committed to"), t("the server's revealed seed does not match its commitment")],
+  commitment: [t("the server's seed and the dealer, revealed now, are the ones it committed to"), t("the server's revealed seed and dealer do not match its commitment")],
   shown: [t("that commitment was shown to you before the deal"), t("the commitment is not the one you were shown before the deal")],
+  dealer: [t("it binds who deals"), t("it did not bind who deals (a shuffle drawn by an older version)")],
   seed: [t("your browser's seed was mixed into the shuffle"), t("your browser's seed is not among the seeds of the shuffle")],
   hand: [t("the seeds deal exactly the hand you were dealt"), t("the seeds do not deal the hand you were dealt")],
   algorithm: ["", t("the shuffle's algorithm is not one this page knows")],
