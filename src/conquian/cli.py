@@ -14,7 +14,7 @@ from typing import Any
 from . import __version__
 from .bots.protocol import DEFAULT_TIME_LIMIT_MS
 from .errors import ConquianError, RecordError
-from .notation import format_position, parse_position
+from .notation import format_position, parse_position, small_number
 from .play.cli import (
     add_language_option,
     add_play_parser,
@@ -27,7 +27,7 @@ from .play.terminal_words import speak_argparse
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
 from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
-from .rules import find_rules
+from .rules import MAX_PLAYERS, find_rules
 from .tools.arena import MatchResult, run_match
 from .tools.cluster import LOCAL as RAY_LOCAL
 from .tools.seating_arena import SeatingMatchResult, run_seating_match
@@ -202,8 +202,9 @@ def _review_player(text: str | None, players: Sequence[str], default: int | None
         people = [p for p, name in enumerate(players) if name == PERSON_NAME]
         return people[0] if len(people) == 1 else 0
     number = text[1:] if text[:1] in "pP" else text
-    if number.isascii() and number.isdigit():
-        return int(number)  # review_deals names a seat out of range
+    seat = small_number(number)
+    if seat is not None:
+        return seat  # review_deals names a seat out of range
     named = [p for p, name in enumerate(players) if name.casefold() == text.casefold()]
     if len(named) == 1:
         return named[0]
@@ -714,7 +715,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--redact",
         type=int,
-        choices=(0, 1),
+        choices=range(MAX_PLAYERS),
         metavar="PLAYER",
         help="print the record as PLAYER may see it (hidden cards as ??)",
     )

@@ -43,15 +43,13 @@ from .fair import MAX_CLIENT_SEED_BYTES, FairnessError, FairShuffle
 from .game import Game
 from .match import Match
 from .observation import COUNT_WORDS
-from .rules import find_rules
+from .rules import MAX_STAKE, find_rules
 from .state import GameState, Outcome
 
 FORMAT = "conquian-record/1"
 HIDDEN = "??"
 MAX_SEED = 2**128
 """A seed in a record lies strictly between ``-MAX_SEED`` and ``MAX_SEED`` (128 bits)."""
-MAX_STAKE = 2**63 - 1
-"""The largest stake a record may hold."""
 MAX_BALANCE = 2**128
 """A balance in a match record lies strictly between ``-MAX_BALANCE`` and ``MAX_BALANCE``."""
 
@@ -346,7 +344,14 @@ class GameRecord:
         another player's exchange choice.
 
         The seed is dropped (it would reveal the deck).
+
+        :raises RecordError: if the record has no such player.
         """
+        if not 0 <= player < len(self.players):
+            raise RecordError(
+                f"The record has no player p{player}: its players are p0 to "
+                f"p{len(self.players) - 1}."
+            )
         states = self.replay()
         seen = states[0].hands[player]
         for state in states:

@@ -24,6 +24,10 @@ from .errors import InvalidRulesError
 from .melds import MAX_RUN, RearrangeMode
 
 MAX_PLAYERS = 4
+MAX_STAKE = 2**63 - 1
+"""The largest stake a deal may have: what a record holds (a signed 64-bit integer).  A
+``base_stake`` above it is refused; a stake that draws raise past it stays at it."""
+MAX_STAKE_DIGITS = len(str(MAX_STAKE))
 """Most players at one table."""
 MIN_STOCK = 4
 """Fewest stock cards a deal may leave."""
@@ -198,8 +202,11 @@ class Rules:
                 f"initial_upcard={self.initial_upcard.value} is a two-player rule; "
                 f"with num_players={self.num_players} use initial_upcard=none."
             )
-        if self.base_stake < 1:
-            raise InvalidRulesError(f"base_stake must be at least 1, got {self.base_stake}.")
+        if not 1 <= self.base_stake <= MAX_STAKE:
+            raise InvalidRulesError(
+                f"base_stake must be from 1 to {MAX_STAKE} (the largest stake a record holds), "
+                f"got {self.base_stake}."
+            )
         if self.match_target < 1:
             raise InvalidRulesError(f"match_target must be at least 1, got {self.match_target}.")
         if self.match is MatchKind.SINGLE_DEAL and self.match_target != 1:
@@ -359,11 +366,20 @@ def _parse_value(name: str, text: str) -> Any:
             return False
         raise InvalidRulesError(f"{name} must be true or false, got {text!r}.")
     if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise InvalidRulesError(f"{name} must be a whole number, got {text!r}.") from None
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise InvalidRulesError(f"{name} must be a whole number, got {text[:30]!r}.")
+        if len(digits) > _MAX_DIGITS:
+            raise InvalidRulesError(
+                f"{name} must be a whole number of at most {_MAX_DIGITS} digits, "
+                f"got one of {len(digits)}."
+            )
+        return int(text)
     return text
+
+
+_MAX_DIGITS = 30
+"""The longest whole number a rules spec may give a flag (none takes more than 19 digits)."""
 
 
 def find_rules(spec: str | Rules) -> Rules:

@@ -25,7 +25,7 @@ from ..errors import (
 )
 from ..game import Game
 from ..match import Match
-from ..notation import parse_action
+from ..notation import parse_action, small_number
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
@@ -180,8 +180,8 @@ def read_level(typed: str, levels: Sequence[str], default: str) -> str | None:
     if not text:
         return default
     if text.isascii() and text.isdigit():
-        number = int(text)
-        return levels[number - 1] if 1 <= number <= len(levels) else None
+        number = small_number(text)
+        return levels[number - 1] if number is not None and 1 <= number <= len(levels) else None
     for level in levels:
         if text in (level, level_word(level).casefold()):
             return level
@@ -576,8 +576,9 @@ class Session:
                 return None
             if text in QUIT_WORDS:
                 raise QuitRequest
-            if text.isdigit() and 1 <= int(text) <= len(actions):
-                return actions[int(text) - 1]
+            number = small_number(text)
+            if number is not None and 1 <= number <= len(actions):
+                return actions[number - 1]
             self.screen.error(choose_number(len(actions)))
 
     def _show_log(self, p: int) -> None:
