@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import random
+import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..actions import Action, ActionKind
 from ..bots import LEVEL_RATINGS, LEVELS, Bot, make_bot
@@ -343,11 +344,10 @@ class Session:
 
     def _new_match(self) -> None:
         old = self.saved
-        seeds = random.Random(f"{old.match_seed}:next")
-        self.saved = SavedMatch(
+        self.saved = SavedMatch(  # fresh seeds: the last match's records may show its own
             rules=old.rules,
-            match_seed=seeds.randrange(2**63),
-            bot_seed=seeds.randrange(2**63),
+            match_seed=secrets.randbelow(2**63),
+            bot_seed=secrets.randbelow(2**63),
             opponent=old.opponent,
             names=old.names,
             humans=old.humans,
@@ -636,12 +636,12 @@ class Session:
         assert result is not None
         number = len(self.match.results)
         record = GameRecord.from_game(
-            game,
-            event="conquian play",
-            date=_dt.date.today().isoformat(),
-            deal=str(number),
-            match_seed=str(self.saved.match_seed),
+            game, event="conquian play", date=_dt.date.today().isoformat(), deal=str(number)
         )
+        if self.match.is_over:  # the seeds predict nothing more: the next match's are fresh
+            record = replace(record, meta={**record.meta, "match_seed": str(self.saved.match_seed)})
+        else:  # the match seed deals every later deal, and the deal seeds come from it
+            record = replace(record, seed=None)
         path = self.store.write_record(record, number)
         self.saved.records.append(str(path))
         self.last_record = None if self.hotseat else record
