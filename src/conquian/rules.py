@@ -364,7 +364,7 @@ def _parse_value(name: str, text: str) -> Any:
             return True
         if text in ("false", "no", "0"):
             return False
-        raise InvalidRulesError(f"{name} must be true or false, got {text!r}.")
+        raise InvalidRulesError(f"{name} must be true or false, got {text[:30]!r}.")
     if kind is int:
         digits = text.removeprefix("-")
         if not (digits.isascii() and digits.isdigit()):
@@ -399,17 +399,17 @@ def find_rules(spec: str | Rules) -> Rules:
     name = ALIASES.get(name, name)
     if name not in PRESETS:
         raise InvalidRulesError(
-            f"Unknown rules preset {parts[0]!r}; presets are: {', '.join([*PRESETS, *ALIASES])}."
+            f"Unknown rules preset {parts[0][:40]!r}; presets are: {', '.join([*PRESETS, *ALIASES])}."
         )
     flags: dict[str, Any] = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep:
-            raise InvalidRulesError(f"Expected flag=value in rules spec, got {part!r}.")
+            raise InvalidRulesError(f"Expected flag=value in rules spec, got {part[:40]!r}.")
         if key not in _FIELD_TYPES:
             raise InvalidRulesError(
-                f"Unknown rules flag {key!r}; flags are: {', '.join(FLAG_NAMES)}."
+                f"Unknown rules flag {key[:40]!r}; flags are: {', '.join(FLAG_NAMES)}."
             )
         flags[key] = _parse_value(key, value.strip().lower())
     return PRESETS[name].with_flags(**flags) if flags else PRESETS[name]
