@@ -378,8 +378,10 @@ def _parse_value(name: str, text: str) -> Any:
     return text
 
 
-_MAX_DIGITS = 30
-"""The longest whole number a rules spec may give a flag (none takes more than 19 digits)."""
+_MAX_DIGITS = 100
+"""The longest whole number a rules spec's flag is read from: a longer one is refused before
+``int`` (which reads at most 4,300 digits); a shorter one too large for its flag is refused
+by the flag's own range check, which names the limit."""
 
 
 def find_rules(spec: str | Rules) -> Rules:
