@@ -90,7 +90,11 @@ HOSTILE_TEXT = (
     "inf",
     "1e309",
     "\uff11\uff12",  # full-width 12
+    "\uff11",  # full-width 1
     "\u0663",  # Arabic-Indic 3
+    "\u00b2",  # superscript 2: a digit to str.isdigit, not to int
+    "\u278b",  # dingbat circled 2: the same
+    "1\u00b2",
     "\u00bd",
     "\u2665",
     "7\u2665",
@@ -348,6 +352,17 @@ REFERENCE_POSITION = "standard offer 0 1 KhKd2c7hJdQcAh * 3s4s5s - 6s:d - * 1"
         (11, "\u0663"),
         (11, "\uff11"),
         (2, "\uff11"),
+        (2, "\u00b2"),
+        (2, "\u278b"),
+        (2, HUGE),
+        (2, "00"),
+        (3, "\u00b2"),
+        (3, "\u278b"),
+        (3, HUGE),
+        (11, "\u00b2"),
+        (0, "standard,base_stake=" + HUGE),
+        (0, "standard,base_stake=\u00b2"),
+        (0, "standard,base_stake=" + str(2**63)),
         (4, "\ud800"),
         (8, "7c:\u200f"),
         (0, "standard,max_seq_len=" + HUGE),
@@ -621,6 +636,169 @@ def test_regression_conquian_replay_prints_no_traceback(tmp_path: Path) -> None:
         )
         assert "Traceback" not in done.stderr, (key, done.stderr[-600:])
         assert done.returncode in (0, 1), (key, done.returncode)
+
+
+# ------------------------------------- the command line and the prompts (finding L7)
+
+NUMBERS_TYPED = (
+    "\u00b2",
+    "\u278b",
+    "\u0663",
+    "\uff11",
+    HUGE,
+    "1" * 4301,
+    "99999999999",
+    "-1",
+    "0",
+    "1",
+    "2",
+    "3",
+    "12",
+)
+"""Numbers as a person might type them at a prompt: odd digits, huge ones, ordinary ones."""
+
+
+def run_main(args: list[str], typed: str = "") -> tuple[int, str, str]:
+    """``conquian.cli.main(args)`` in-process with ``typed`` as its input: the status, the
+    output and the errors.  Any exception but SystemExit fails the caller."""
+    from conquian.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(typed)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(args)
+            except SystemExit as exc:  # argparse's refusals
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = stdin
+    return status, out.getvalue(), err.getvalue()
+
+
+def check_cli(args: list[str], typed: str = "") -> str:
+    status, out, err = run_main(args, typed)
+    assert status in (0, 1, 2), (args, status, err[-600:])
+    assert "Traceback" not in out + err
+    if status:
+        assert err.strip(), (args, "refused without a word")
+    return out
+
+
+@examples(150)
+@given(st.one_of(from_corpus("positions"), st.sampled_from(HOSTILE_TEXT)), st.booleans())
+def test_fuzz_cli_legal(text: str, as_json: bool) -> None:
+    check_cli(["legal", *(["--json"] if as_json else []), "--", text])
+
+
+@functools.cache
+def step_record(folder: str) -> str:
+    """A finished two-player record and a three-player one, written once for the step viewer."""
+    paths = []
+    for spec in ("standard", "mexican"):
+        game = Match(spec, seed=3).new_game()
+        while not game.state.is_over:
+            game.push(game.legal_actions()[-1])
+        path = Path(folder) / f"{spec}.toml"
+        path.write_text(GameRecord.from_game(game).dumps(), encoding="utf-8")
+        paths.append(str(path))
+    return "\n".join(paths)
+
+
+@examples(60)
+@given(
+    st.lists(st.one_of(st.sampled_from(NUMBERS_TYPED), st.sampled_from(HOSTILE_TEXT)), max_size=8),
+    st.sampled_from([None, "0", "1", "2", "3", "9", "\u00b2"]),
+    st.booleans(),
+)
+def test_fuzz_replay_step_prompt(typed: list[str], view: str | None, three: bool) -> None:
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / "conquian-fuzz-step"
+    folder.mkdir(exist_ok=True)
+    path = step_record(str(folder)).split("\n")[three]
+    lines = [t.replace("\n", " ").replace("\r", " ") for t in typed]
+    args = ["replay", "--step", "--plain", *(["--view", view] if view else []), path]
+    check_cli(args, "".join(f"{line}\n" for line in lines))
+
+
+@pytest.mark.parametrize("typed", NUMBERS_TYPED[:6])
+def test_regression_replay_step_prompt_odd_number(tmp_path: Path, typed: str) -> None:
+    """L7: ``²`` or 5,000 digits typed at the step viewer's prompt: refused, no traceback."""
+    path = step_record(str(tmp_path)).split("\n")[0]
+    out = check_cli(["replay", "--step", "--plain", path], f"{typed}\nq\n")
+    assert "There are moves 0 to" in out or "Keys: n next, p back, q quit." in out
+
+
+def play_session(save_dir: Path, typed: str, spec: str) -> str:
+    """A new ``conquian play`` match against the easy bot, in-process, fed ``typed``."""
+    from conquian.play.session import Session
+    from conquian.play.storage import SavedMatch, Store
+    from conquian.play.terminal_words import PERSON_NAME, bot_record_name, bot_record_names
+    from conquian.play.ui import PlainScreen
+    from conquian.rules import find_rules
+
+    seats = find_rules(spec).num_players
+    names = (
+        (PERSON_NAME, bot_record_name("easy"))
+        if seats == 2
+        else (PERSON_NAME, *bot_record_names("easy", seats))
+    )
+    bot_seed = random.Random("bot:1").randrange(2**63)  # as conquian play --seed 1 has it
+    saved = SavedMatch(
+        rules=spec, match_seed=1, bot_seed=bot_seed, opponent="easy", names=names, humans=(0,)
+    )
+    out = io.StringIO()
+    screen = PlainScreen(out=out, inp=io.StringIO(typed))
+    status = Session(screen, Store(save_dir), saved).run()
+    assert status == 0
+    return out.getvalue()
+
+
+PLAY_WORDS = ("take", "pass", "decline", "discard", "force", "no", "yes", "y", "n", "", "back")
+
+
+@examples(40)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(NUMBERS_TYPED),
+            st.sampled_from(PLAY_WORDS),
+            st.sampled_from(HOSTILE_TEXT),
+            st.sampled_from(NUMBERS_TYPED).map(lambda n: f"take {n}"),
+        ),
+        max_size=40,
+    ),
+    st.sampled_from(["standard", "standard,match=n_deals,match_target=2", "mexican"]),
+)
+def test_fuzz_play_prompts(typed: list[str], spec: str) -> None:
+    import tempfile
+
+    lines = [t.replace("\n", " ").replace("\r", " ") for t in typed]
+    with tempfile.TemporaryDirectory() as folder:
+        play_session(Path(folder), "".join(f"{line}\n" for line in lines), spec)
+
+
+@pytest.mark.parametrize("typed", NUMBERS_TYPED[:6])
+def test_regression_play_numbered_choice_odd_number(tmp_path: Path, typed: str) -> None:
+    """L7: ``²`` or 5,000 digits at ``choose 1-2 (Enter: back)>``: refused, the game goes on."""
+    # in the match of seed 1 these moves reach a take that can be made in two ways
+    moves = ["take", "pass", "take", "pass", "take"]
+    out = play_session(tmp_path, "\n".join([*moves, typed, "q"]) + "\n", "standard")
+    assert out.count("choose 1-2 (Enter: back)> ") == 2
+    assert "Type a number from 1 to 2, or press Enter to go back." in out
+
+
+@examples(100)
+@given(
+    st.one_of(st.sampled_from(NUMBERS_TYPED), st.sampled_from(HOSTILE_TEXT), st.text(max_size=12))
+)
+def test_fuzz_level_menu(typed: str) -> None:
+    from conquian.bots import LEVELS
+    from conquian.play.session import read_level
+
+    assert read_level(typed, list(LEVELS), "easy") in (None, *LEVELS)
 
 
 # ----------------------------------------------------- the bot protocol: bot side

@@ -46,7 +46,15 @@ def test_a_fair_record_round_trips_and_verifies(tmp_path: Path) -> None:
     path.write_text(text)
     result = verify(path)
     assert result.returncode == 0, result.stderr
-    assert "the deal: fair" in result.stdout and "1 player seed " in result.stdout
+    assert result.stdout.splitlines() == [
+        f"the deal: the revealed server seed matches the commitment {record.fair.commitment[:16]}"
+        "... published before the deal",
+        "the deal: hmac-sha256-fisher-yates/1 over the server seed and 1 player seed deals "
+        "exactly the recorded deck",
+        "the deal: 1 player seed was mixed in: if it is yours, the server could not choose "
+        "the deck",
+        "the deal: 12 recorded actions, all legal; the deal is unfinished",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -106,7 +114,16 @@ def test_a_match_record_with_fair_deals_verifies_deal_by_deal(tmp_path: Path) ->
     path.write_text(text)
     result = verify(path)
     assert result.returncode == 0, result.stderr
-    assert "deal 1: fair" in result.stdout and "deal 2: fair" in result.stdout
+    for deal in (1, 2):
+        assert f"deal {deal}: the revealed server seed matches the commitment" in result.stdout
+        assert f"deal {deal}: hmac-sha256-fisher-yates/1 over the server seed and 1 player" in (
+            result.stdout
+        )
+    assert result.stdout.count("recorded actions, all legal, end the deal as recorded") == 2
+    assert (
+        f"the match: the stakes, the dealers after the first and the balance {match.balance}"
+        in (result.stdout)
+    )
 
 
 @pytest.mark.parametrize(
@@ -130,3 +147,50 @@ def test_a_record_without_a_fair_shuffle_is_not_called_fair(tmp_path: Path) -> N
     path.write_text(GameRecord.from_game(Game(seed=3)).dumps())
     result = verify(path)
     assert result.returncode == 1 and "no fair shuffle" in result.stdout
+
+
+# ------------------------------------------- what verify calls fair (findings L5 and L9)
+
+
+def test_a_deck_no_player_seed_went_into_is_not_called_fair(tmp_path: Path) -> None:
+    path = tmp_path / "deal.toml"
+    path.write_text(GameRecord.from_game(fair_game(clients=())).dumps())
+    result = verify(path)
+    assert result.returncode == 0, result.stderr
+    assert (
+        "the deal: no player seed was mixed in: the deck is the server's choice alone, "
+        "not a fair shuffle"
+    ) in result.stdout.splitlines()
+    assert "could not choose" not in result.stdout
+
+
+def test_a_record_whose_actions_are_illegal_is_refused_after_its_shuffle_lines(
+    tmp_path: Path,
+) -> None:
+    record = GameRecord.from_game(fair_game())
+    # the same player acting twice in a row: illegal, as conquian replay says
+    actions = (*record.actions[:5], record.actions[4], *record.actions[6:])
+    path = tmp_path / "deal.toml"
+    path.write_text(replace(record, actions=actions).dumps())
+    result = verify(path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("conquian: error: Action 6 (")
+    assert "deals exactly the recorded deck" in result.stdout
+    assert "all legal" not in result.stdout
+
+
+def test_a_match_record_is_known_by_its_format_wherever_that_line_is(tmp_path: Path) -> None:
+    match = Match("standard,match=n_deals,match_target=2", players=("ana", "ben"))
+    server = new_server_seed()
+    game = match.new_game(deck=fair_deck(server, [b"ben"]))
+    game.fair = FairShuffle(commitment(server), (b"ben",), server)
+    text = MatchRecord.from_match(match).dumps()
+    line = 'format = "conquian-match/1"\n'
+    assert text.count(line) == 1
+    moved = text.replace(line, "").replace("[[deal]]", line + "\n[[deal]]", 1)
+    assert moved.index("players = [") < moved.index(line)
+    path = tmp_path / "match.toml"
+    path.write_text(moved)
+    result = verify(path)
+    assert result.returncode == 0, result.stderr
+    assert "deal 1: 0 recorded actions, all legal; the deal is unfinished" in result.stdout

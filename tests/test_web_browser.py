@@ -2,7 +2,8 @@
 
 Needs the ``playwright`` package (the ``test`` extra) and Debian's ``chromium``
 (``/usr/bin/chromium``), which the ``browser`` fixture installs with apt when it is
-missing and the tests run as root.  No browser is downloaded from elsewhere.
+missing and the tests run as root (else they are skipped, saying so, but under CI: see
+``web_helpers.skip_unless_ci``).  No browser is downloaded from elsewhere.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from web_helpers import (
     postgres_url_or_skip,
     routed_requests,
     running_nginx,
+    skip_unless_ci,
     sqlite_database,
 )
 
@@ -102,9 +104,10 @@ def install_chromium() -> None:
         return
     apt = shutil.which("apt-get")
     if apt is None or os.geteuid() != 0:
-        raise AssertionError(
+        skip_unless_ci(
             f"{CHROMIUM} is missing: install Debian's chromium package "
-            "(apt-get install chromium), or run the tests as root so that they install it"
+            "(apt-get install chromium; .ci/run installs it), or run the tests as root so "
+            "that they install it"
         )
     for args in (
         ["update", "-qq"],
@@ -842,11 +845,21 @@ def gettext_plural(code: str, n: int) -> int:
     return int(found.plural(n))  # type: ignore[attr-defined]
 
 
+def kannada_font_installed() -> bool:
+    """Whether fontconfig knows a font with Kannada glyphs (Chromium draws with those)."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return False
+    found = subprocess.run([fc_list, ":lang=kn"], capture_output=True, text=True, timeout=60)
+    return bool(found.stdout.strip())
+
+
 def test_every_language_is_shown_and_kannada_has_real_glyphs(
     served: tuple[str, Path], browser: Browser
 ) -> None:
     server, _ = served
     errors: list[str] = []
+    fonts: list[dict[str, Any]] = []
     for code in ("kn", "hr", "tr", "ru"):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})
         page = ctx.new_page()
@@ -874,12 +887,15 @@ def test_every_language_is_shown_and_kannada_has_real_glyphs(
             root = cdp.send("DOM.getDocument")["root"]["nodeId"]
             node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#lang"})["nodeId"]
             fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
-            assert any("Kannada" in f["familyName"] and f["glyphCount"] for f in fonts), (
-                "no font with Kannada glyphs (.ci/run installs fonts-noto-core)",
-                fonts,
-            )
         assert not errors and not csp_violations(page), (code, errors)
         ctx.close()
+    if not any("Kannada" in f["familyName"] and f["glyphCount"] for f in fonts):
+        if not kannada_font_installed():  # the machine's want, not the page's fault
+            skip_unless_ci(
+                "no font with Kannada glyphs is installed (apt-get install fonts-noto-core; "
+                ".ci/run installs it): the other languages were checked"
+            )
+        pytest.fail(f"ಕನ್ನಡ is drawn with no font that has Kannada glyphs: {fonts}")
 
 
 SEQ_JS = "() => document.getElementById('app').dataset.seq ?? null"

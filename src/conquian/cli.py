@@ -8,13 +8,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from . import __version__
 from .bots.protocol import DEFAULT_TIME_LIMIT_MS
 from .errors import ConquianError, RecordError
-from .notation import format_position, parse_position
+from .fair import FairShuffle, check_commitment
+from .notation import format_position, parse_position, small_number
 from .play.cli import (
     add_language_option,
     add_play_parser,
@@ -26,8 +27,15 @@ from .play.cli import (
 from .play.terminal_words import speak_argparse
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
-from .records import MATCH_FORMAT, GameRecord, MatchRecord, format_result, load_record
-from .rules import find_rules
+from .records import (
+    MATCH_FORMAT,
+    GameRecord,
+    MatchRecord,
+    format_result,
+    load_any_record,
+    load_record,
+)
+from .rules import MAX_PLAYERS, find_rules
 from .tools.arena import MatchResult, run_match
 from .tools.cluster import LOCAL as RAY_LOCAL
 from .tools.seating_arena import SeatingMatchResult, run_seating_match
@@ -75,35 +83,84 @@ def cmd_legal(args: argparse.Namespace) -> None:
         print(f"  {action}")
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
-    """Check the fair shuffle of every deal of a game or match record."""
-    try:
-        with open(args.file, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _check_commitment(deal: GameRecord, fair: FairShuffle, server_seed: bytes) -> str:
+    if not check_commitment(server_seed, fair.commitment):
         raise RecordError(
-            f"Cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}."
-        ) from None
-    is_match = f'"{MATCH_FORMAT}"' in text.split("[", 1)[0]
-    deals = MatchRecord.loads(text).deals if is_match else (GameRecord.loads(text),)
+            "The revealed server seed does not match the commitment published before the deal."
+        )
+    return (
+        f"the revealed server seed matches the commitment {fair.commitment[:16]}... "
+        "published before the deal"
+    )
+
+
+def _check_deck(deal: GameRecord, fair: FairShuffle, server_seed: bytes) -> str:
+    deal.verify_shuffle()
+    seeds = _plural(len(fair.client_seeds), "player seed")
+    return f"{fair.algorithm} over the server seed and {seeds} deals exactly the recorded deck"
+
+
+def _check_player_seeds(deal: GameRecord, fair: FairShuffle, server_seed: bytes) -> str:
+    if not fair.client_seeds:
+        return (
+            "no player seed was mixed in: the deck is the server's choice alone, not a fair shuffle"
+        )
+    seeds = len(fair.client_seeds)
+    mixed = f"{_plural(seeds, 'player seed')} {'was' if seeds == 1 else 'were'} mixed in"
+    yours = "it is" if seeds == 1 else "one of them is"
+    return f"{mixed}: if {yours} yours, the server could not choose the deck"
+
+
+def _check_actions(deal: GameRecord, fair: FairShuffle, server_seed: bytes) -> str:
+    final = deal.final_state()  # every action replayed and checked, as conquian replay does
+    actions = _plural(len(deal.actions), "recorded action")
+    if final.is_over:
+        return f"{actions}, all legal, end the deal as recorded ({format_result(final.outcome())})"
+    return f"{actions}, all legal; the deal is unfinished"
+
+
+DEAL_CHECKS = (_check_commitment, _check_deck, _check_player_seeds, _check_actions)
+"""What ``conquian verify`` checks of each deal whose server seed is revealed, in order:
+each returns the line that says what held, or raises :class:`RecordError` saying what did
+not."""
+
+
+def verify_lines(deal: GameRecord) -> Iterator[str]:
+    """What ``conquian verify`` checked of one deal, a line for each check, as it is checked.
+
+    :raises RecordError: at the first check that fails.
+    """
+    fair = deal.fair
+    if fair is None:
+        yield "no fair shuffle recorded: nothing to check"
+        return
+    if fair.server_seed is None:
+        yield f"the server seed is not revealed yet (commitment {fair.commitment}): nothing to check"
+        return
+    for check in DEAL_CHECKS:
+        yield check(deal, fair, fair.server_seed)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check every deal of a game or match record: its fair shuffle and its actions."""
+    record = load_any_record(args.file)
+    match = isinstance(record, MatchRecord)
+    deals = record.deals if isinstance(record, MatchRecord) else (record,)
     checked = 0
     for number, deal in enumerate(deals, start=1):
-        name = f"deal {number}" if is_match else "the deal"
-        if deal.fair is None:
-            print(f"{name}: no fair shuffle recorded")
-            continue
-        if deal.fair.server_seed is None:
-            print(
-                f"{name}: the server seed is not revealed yet (commitment {deal.fair.commitment})"
-            )
-            continue
-        deal.verify_shuffle()
-        checked += 1
-        seeds = len(deal.fair.client_seeds)
+        name = f"deal {number}" if match else "the deal"
+        for line in verify_lines(deal):
+            print(f"{name}: {line}")
+        checked += deal.fair is not None and deal.fair.server_seed is not None
+    if isinstance(record, MatchRecord):
+        balance = record.to_match().balance  # every deal replayed again, in the match
         print(
-            f"{name}: fair. The server seed matches the commitment {deal.fair.commitment[:16]}..., "
-            f"and {deal.fair.algorithm} over it and {seeds} player seed{'s' if seeds != 1 else ''} "
-            "deals exactly the recorded deck."
+            "the match: the stakes, the dealers after the first and the balance "
+            f"{balance} follow from the deals"
         )
     if not checked:
         raise RecordError("No deal of this record has a revealed fair shuffle to check.")
@@ -202,8 +259,9 @@ def _review_player(text: str | None, players: Sequence[str], default: int | None
         people = [p for p, name in enumerate(players) if name == PERSON_NAME]
         return people[0] if len(people) == 1 else 0
     number = text[1:] if text[:1] in "pP" else text
-    if number.isascii() and number.isdigit():
-        return int(number)  # review_deals names a seat out of range
+    seat = small_number(number)
+    if seat is not None:
+        return seat  # review_deals names a seat out of range
     named = [p for p, name in enumerate(players) if name.casefold() == text.casefold()]
     if len(named) == 1:
         return named[0]
@@ -714,7 +772,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--redact",
         type=int,
-        choices=(0, 1),
+        choices=range(MAX_PLAYERS),
         metavar="PLAYER",
         help="print the record as PLAYER may see it (hidden cards as ??)",
     )

@@ -27,7 +27,7 @@ from .cards import NUM_CARDS, NUM_RANKS, mask_indices
 from .errors import ConquianError
 from .fair import FairShuffle
 from .game import Game
-from .rules import DrawStake, FirstDealer, MatchKind, Rules, Scoring, find_rules
+from .rules import MAX_STAKE, DrawStake, FirstDealer, MatchKind, Rules, Scoring, find_rules
 from .state import GameState, Outcome, shuffled_deck
 
 """Seats at the table (the two-player game)."""
@@ -107,17 +107,25 @@ class Match:
                 return cuts.index(low)
 
     def deal_value(self, previous_draws: int | None = None) -> int:
-        """Stake of the next deal, given the drawn deals just before it."""
+        """Stake of the next deal, given the drawn deals just before it: at most
+        :data:`~conquian.rules.MAX_STAKE`, where draws that would raise it further leave it.
+
+        >>> match = Match("standard,draw_stake=double_compound,base_stake=3", seed=1)
+        >>> match.deal_value(previous_draws=2), match.deal_value(previous_draws=100) == MAX_STAKE
+        (12, True)
+        """
         k = self.draws_in_a_row if previous_draws is None else previous_draws
         base = self.rules.base_stake
         mode = self.rules.draw_stake
         if mode is DrawStake.CARRY:
-            return base * (1 + k)
-        if mode is DrawStake.DOUBLE_NEXT:
-            return base * (2 if k else 1)
-        if mode is DrawStake.DOUBLE_COMPOUND:
-            return base << k
-        return base
+            value = base * (1 + k)
+        elif mode is DrawStake.DOUBLE_NEXT:
+            value = base * (2 if k else 1)
+        elif mode is DrawStake.DOUBLE_COMPOUND:
+            value = base << min(k, MAX_STAKE.bit_length())
+        else:
+            value = base
+        return min(value, MAX_STAKE)
 
     @property
     def is_over(self) -> bool:

@@ -50,7 +50,7 @@ from .errors import (
     InvalidStateError,
 )
 from .melds import format_partition, partition_mask
-from .rules import find_rules
+from .rules import MAX_STAKE, MAX_STAKE_DIGITS, find_rules
 from .state import GameState, Phase, Source, Termination
 
 FIELDS = (
@@ -114,11 +114,27 @@ def _cards(field: str, name: str) -> list[int]:
         raise InvalidNotationError(f"In the {name} field: {exc}") from None
 
 
+def small_number(text: str) -> int | None:
+    r"""``text`` read as a whole number of at most 9 ASCII digits (a seat, a deal, a choice
+    typed at a prompt); None for anything else.
+
+    ``str.isdigit`` alone is not enough: it takes ``²`` and ``➋``, which ``int`` refuses,
+    and ``int`` refuses more than 4,300 digits.
+
+    >>> small_number("12"), small_number("²"), small_number("\uff11"), small_number("9" * 10)
+    (12, None, None, None)
+    """
+    if text.isascii() and text.isdigit() and len(text) <= 9:
+        return int(text)
+    return None
+
+
 def _player(field: str, name: str, n: int = 2) -> int:
-    if not (len(field) == 1 and field.isdigit() and int(field) < n):
+    player = small_number(field)
+    if player is None or player >= n or str(player) != field:
         seats = "0 or 1" if n == 2 else f"0 to {n - 1}"
-        raise InvalidNotationError(f"The {name} field must be {seats}, got {field!r}.")
-    return int(field)
+        raise InvalidNotationError(f"The {name} field must be {seats}, got {field[:20]!r}.")
+    return player
 
 
 def _exchange(field: str, n: int) -> tuple[int, ...]:
@@ -178,14 +194,12 @@ def parse_position(text: str) -> GameState:
     else:
         player = _player(values["player"], "player", n)
     dealer = _player(values["dealer"], "dealer", n)
-    try:
-        stake = int(values["stake"])
-    except ValueError:
-        raise InvalidNotationError(
-            f"The stake must be a whole number, got {values['stake']!r}."
-        ) from None
-    if stake < 1:
-        raise InvalidNotationError(f"The stake must be at least 1, got {stake}.")
+    stake_text = values["stake"]
+    if not (stake_text.isascii() and stake_text.isdigit() and len(stake_text) <= MAX_STAKE_DIGITS):
+        raise InvalidNotationError(f"The stake must be a whole number, got {stake_text[:30]!r}.")
+    stake = int(stake_text)
+    if not 1 <= stake <= MAX_STAKE:
+        raise InvalidNotationError(f"The stake must be from 1 to {MAX_STAKE}, got {stake}.")
 
     placed = 0
 

@@ -43,15 +43,13 @@ from .fair import MAX_CLIENT_SEED_BYTES, FairnessError, FairShuffle
 from .game import Game
 from .match import Match
 from .observation import COUNT_WORDS
-from .rules import find_rules
+from .rules import MAX_STAKE, find_rules
 from .state import GameState, Outcome
 
 FORMAT = "conquian-record/1"
 HIDDEN = "??"
 MAX_SEED = 2**128
 """A seed in a record lies strictly between ``-MAX_SEED`` and ``MAX_SEED`` (128 bits)."""
-MAX_STAKE = 2**63 - 1
-"""The largest stake a record may hold."""
 MAX_BALANCE = 2**128
 """A balance in a match record lies strictly between ``-MAX_BALANCE`` and ``MAX_BALANCE``."""
 
@@ -346,7 +344,14 @@ class GameRecord:
         another player's exchange choice.
 
         The seed is dropped (it would reveal the deck).
+
+        :raises RecordError: if the record has no such player.
         """
+        if not 0 <= player < len(self.players):
+            raise RecordError(
+                f"The record has no player p{player}: its players are p0 to "
+                f"p{len(self.players) - 1}."
+            )
         states = self.replay()
         seen = states[0].hands[player]
         for state in states:
@@ -652,7 +657,14 @@ class MatchRecord:
 
         :raises RecordError: naming what is wrong.
         """
-        data = _load_toml(text, "match record")
+        return cls.from_dict(_load_toml(text, "match record"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MatchRecord:
+        """A match record from parsed data.
+
+        :raises RecordError: naming the missing or malformed field.
+        """
         if data.get("format") != MATCH_FORMAT:
             raise RecordError(f"Not a Conquian match record: format must be {MATCH_FORMAT!r}.")
         deals = data.get("deal", [])
@@ -753,3 +765,29 @@ def load_match_record(path: str) -> MatchRecord:
     :raises RecordError: if it cannot be read or is malformed.
     """
     return MatchRecord.loads(_read_text(path))
+
+
+def read_any_record(text: str) -> GameRecord | MatchRecord:
+    r"""A game or a match record, told apart by its ``format`` field (TOML keeps no order:
+    ``format`` may come anywhere).  Nothing is replayed.
+
+    >>> from conquian.match import Match
+    >>> text = MatchRecord.from_match(Match(seed=1)).dumps()
+    >>> moved = text.replace('format = "conquian-match/1"\n', "") + 'format = "conquian-match/1"\n'
+    >>> type(read_any_record(moved)).__name__
+    'MatchRecord'
+
+    :raises RecordError: naming what is wrong (for neither format: as a game record).
+    """
+    data = _load_toml(text, "record")
+    if data.get("format") == MATCH_FORMAT:
+        return MatchRecord.from_dict(data)
+    return GameRecord.from_dict(data)
+
+
+def load_any_record(path: str) -> GameRecord | MatchRecord:
+    """Read a game or a match record file (see :func:`read_any_record`).
+
+    :raises RecordError: if it cannot be read or is malformed.
+    """
+    return read_any_record(_read_text(path))

@@ -24,6 +24,10 @@ from .errors import InvalidRulesError
 from .melds import MAX_RUN, RearrangeMode
 
 MAX_PLAYERS = 4
+MAX_STAKE = 2**63 - 1
+"""The largest stake a deal may have: what a record holds (a signed 64-bit integer).  A
+``base_stake`` above it is refused; a stake that draws raise past it stays at it."""
+MAX_STAKE_DIGITS = len(str(MAX_STAKE))
 """Most players at one table."""
 MIN_STOCK = 4
 """Fewest stock cards a deal may leave."""
@@ -198,8 +202,11 @@ class Rules:
                 f"initial_upcard={self.initial_upcard.value} is a two-player rule; "
                 f"with num_players={self.num_players} use initial_upcard=none."
             )
-        if self.base_stake < 1:
-            raise InvalidRulesError(f"base_stake must be at least 1, got {self.base_stake}.")
+        if not 1 <= self.base_stake <= MAX_STAKE:
+            raise InvalidRulesError(
+                f"base_stake must be from 1 to {MAX_STAKE} (the largest stake a record holds), "
+                f"got {self.base_stake}."
+            )
         if self.match_target < 1:
             raise InvalidRulesError(f"match_target must be at least 1, got {self.match_target}.")
         if self.match is MatchKind.SINGLE_DEAL and self.match_target != 1:
@@ -357,13 +364,24 @@ def _parse_value(name: str, text: str) -> Any:
             return True
         if text in ("false", "no", "0"):
             return False
-        raise InvalidRulesError(f"{name} must be true or false, got {text!r}.")
+        raise InvalidRulesError(f"{name} must be true or false, got {text[:30]!r}.")
     if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise InvalidRulesError(f"{name} must be a whole number, got {text!r}.") from None
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
+            raise InvalidRulesError(f"{name} must be a whole number, got {text[:30]!r}.")
+        if len(digits) > _MAX_DIGITS:
+            raise InvalidRulesError(
+                f"{name} must be a whole number of at most {_MAX_DIGITS} digits, "
+                f"got one of {len(digits)}."
+            )
+        return int(text)
     return text
+
+
+_MAX_DIGITS = 100
+"""The longest whole number a rules spec's flag is read from: a longer one is refused before
+``int`` (which reads at most 4,300 digits); a shorter one too large for its flag is refused
+by the flag's own range check, which names the limit."""
 
 
 def find_rules(spec: str | Rules) -> Rules:
@@ -383,17 +401,17 @@ def find_rules(spec: str | Rules) -> Rules:
     name = ALIASES.get(name, name)
     if name not in PRESETS:
         raise InvalidRulesError(
-            f"Unknown rules preset {parts[0]!r}; presets are: {', '.join([*PRESETS, *ALIASES])}."
+            f"Unknown rules preset {parts[0][:40]!r}; presets are: {', '.join([*PRESETS, *ALIASES])}."
         )
     flags: dict[str, Any] = {}
     for part in parts[1:]:
         key, sep, value = part.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep:
-            raise InvalidRulesError(f"Expected flag=value in rules spec, got {part!r}.")
+            raise InvalidRulesError(f"Expected flag=value in rules spec, got {part[:40]!r}.")
         if key not in _FIELD_TYPES:
             raise InvalidRulesError(
-                f"Unknown rules flag {key!r}; flags are: {', '.join(FLAG_NAMES)}."
+                f"Unknown rules flag {key[:40]!r}; flags are: {', '.join(FLAG_NAMES)}."
             )
         flags[key] = _parse_value(key, value.strip().lower())
     return PRESETS[name].with_flags(**flags) if flags else PRESETS[name]

@@ -27,7 +27,7 @@ from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.i18n import LANGUAGES, choose_language, use_language
-from ..rules import MatchKind, Rules, find_rules
+from ..rules import MAX_PLAYERS, MatchKind, Rules, find_rules
 from .replay import run_replay_step
 from .session import Session, ask_level, check_opponent, pick_default_level
 from .storage import PlayError, SavedMatch, Store
@@ -142,7 +142,7 @@ def add_replay_step_options(replay_parser: argparse.ArgumentParser) -> None:
     replay_parser.add_argument(
         "--view",
         type=int,
-        choices=(0, 1, 2, 3),
+        choices=range(MAX_PLAYERS),
         metavar="P",
         help=words["view"],
     )

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..actions import Action
 from ..cards import DeckStyle
+from ..notation import small_number
 from ..observation import PublicEvent, observe, public_event
 from ..present.spans import BOLD, NOTE, Line, Span
 from ..present.words import Names, describe_events, outcome_lines
@@ -37,6 +38,7 @@ from .terminal_words import (
     keys_help,
     move_line,
     no_such_move,
+    no_such_view,
     record_edge,
     redacted_view,
     replay_footer,
@@ -189,9 +191,9 @@ class ReplayViewer:
                     self.show(k, footer)
                     while True:
                         command = read(self.screen)
-                        if command.isdigit():
-                            target = int(command)
-                            if 0 <= target <= self.last:
+                        if command.isascii() and command.isdigit():
+                            target = small_number(command)
+                            if target is not None and target <= self.last:
                                 k = target
                                 break
                             self.screen.error(no_such_move(self.last))
@@ -238,7 +240,7 @@ def _key_reader(keys: bool) -> Iterator[Callable[[Screen], str]]:
 
         def read_line(screen: Screen) -> str:
             text = screen.ask(replay_prompt()).strip()
-            return text if text.isdigit() else _LINES.get(text.lower(), text or NEXT)
+            return _LINES.get(text.lower(), text or NEXT)
 
         yield read_line
         return
@@ -278,6 +280,8 @@ def step_replay(
     :raises PlayError: if ``view`` contradicts a redacted record.
     """
     record = load_record(str(path))
+    if view is not None and not 0 <= view < len(record.players):
+        raise PlayError(no_such_view(view, len(record.players)))
     if record.viewpoint is not None:
         if view is not None and view != record.viewpoint:
             raise PlayError(redacted_view(record.viewpoint, view))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import random
+import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..actions import Action, ActionKind
 from ..bots import LEVEL_RATINGS, LEVELS, Bot, make_bot
@@ -25,7 +26,7 @@ from ..errors import (
 )
 from ..game import Game
 from ..match import Match
-from ..notation import parse_action
+from ..notation import parse_action, small_number
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
@@ -180,8 +181,8 @@ def read_level(typed: str, levels: Sequence[str], default: str) -> str | None:
     if not text:
         return default
     if text.isascii() and text.isdigit():
-        number = int(text)
-        return levels[number - 1] if 1 <= number <= len(levels) else None
+        number = small_number(text)
+        return levels[number - 1] if number is not None and 1 <= number <= len(levels) else None
     for level in levels:
         if text in (level, level_word(level).casefold()):
             return level
@@ -343,11 +344,10 @@ class Session:
 
     def _new_match(self) -> None:
         old = self.saved
-        seeds = random.Random(f"{old.match_seed}:next")
-        self.saved = SavedMatch(
+        self.saved = SavedMatch(  # fresh seeds: the last match's records may show its own
             rules=old.rules,
-            match_seed=seeds.randrange(2**63),
-            bot_seed=seeds.randrange(2**63),
+            match_seed=secrets.randbelow(2**63),
+            bot_seed=secrets.randbelow(2**63),
             opponent=old.opponent,
             names=old.names,
             humans=old.humans,
@@ -576,8 +576,9 @@ class Session:
                 return None
             if text in QUIT_WORDS:
                 raise QuitRequest
-            if text.isdigit() and 1 <= int(text) <= len(actions):
-                return actions[int(text) - 1]
+            number = small_number(text)
+            if number is not None and 1 <= number <= len(actions):
+                return actions[number - 1]
             self.screen.error(choose_number(len(actions)))
 
     def _show_log(self, p: int) -> None:
@@ -635,12 +636,12 @@ class Session:
         assert result is not None
         number = len(self.match.results)
         record = GameRecord.from_game(
-            game,
-            event="conquian play",
-            date=_dt.date.today().isoformat(),
-            deal=str(number),
-            match_seed=str(self.saved.match_seed),
+            game, event="conquian play", date=_dt.date.today().isoformat(), deal=str(number)
         )
+        if self.match.is_over:  # the seeds predict nothing more: the next match's are fresh
+            record = replace(record, meta={**record.meta, "match_seed": str(self.saved.match_seed)})
+        else:  # the match seed deals every later deal, and the deal seeds come from it
+            record = replace(record, seed=None)
         path = self.store.write_record(record, number)
         self.saved.records.append(str(path))
         self.last_record = None if self.hotseat else record

@@ -768,6 +768,13 @@ def redacted_view(viewpoint: int, view: int) -> str:
     )
 
 
+def no_such_view(view: int, players: int) -> str:
+    """``--view`` names a seat that the record does not have."""
+    return _("This record has no player p{view}: its players are p0 to p{last}.").format(
+        view=view, last=players - 1
+    )
+
+
 # ---------------------------------------------------------------------- 10. the table's labels
 
 

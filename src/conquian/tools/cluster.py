@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ..errors import ConquianError
+from ..notation import small_number
 
 LOCAL = "local"
 """The ``address`` that starts a Ray instance of this process's own."""
@@ -155,10 +156,11 @@ def _check_reachable(address: str) -> None:
     :raises ConquianError: if the connection is refused or times out.
     """
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
+    port_number = small_number(port)
+    if not host or port_number is None:
         return  # "auto", or an address only Ray understands
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=10).close()
+        socket.create_connection((host.strip("[]"), port_number), timeout=10).close()
     except OSError as exc:
         raise ConquianError(
             f"Cannot connect to Ray at {address}: {exc.strerror or exc}. Is a Ray head "
