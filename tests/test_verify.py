@@ -3,6 +3,7 @@ and the algorithm; verify re-derives the deck and checks the commitment, and say
 
 from __future__ import annotations
 
+import hashlib
 import random
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conquian import Game, GameRecord, Match, MatchRecord, RecordError
-from conquian.fair import FairShuffle, commitment, fair_deck, new_server_seed
+from conquian.fair import FIRST_ALGORITHM, FairShuffle, commitment, fair_deck, new_server_seed
 
 
 def fair_game(clients: tuple[bytes, ...] = (b"\x11" * 16,)) -> Game:
@@ -47,9 +48,9 @@ def test_a_fair_record_round_trips_and_verifies(tmp_path: Path) -> None:
     result = verify(path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        f"the deal: the revealed server seed matches the commitment {record.fair.commitment[:16]}"
-        "... published before the deal",
-        "the deal: hmac-sha256-fisher-yates/1 over the server seed and 1 player seed deals "
+        f"the deal: the revealed server seed, the dealer (p{record.dealer}) and the 2 players "
+        f"match the commitment {record.fair.commitment[:16]}... published before the deal",
+        "the deal: hmac-sha256-fisher-yates/2 over the server seed and 1 player seed deals "
         "exactly the recorded deck",
         "the deal: 1 player seed was mixed in: if it is yours, the server could not choose "
         "the deck",
@@ -61,7 +62,8 @@ def test_a_fair_record_round_trips_and_verifies(tmp_path: Path) -> None:
     ("change", "why"),
     [
         ("deck", "not the one the seeds give"),
-        ("server", "does not match the commitment"),
+        ("server", "do not match the commitment"),
+        ("dealer", "do not match the commitment"),
         ("client", "not the one the seeds give"),
         ("hidden", "not revealed"),
     ],
@@ -76,6 +78,8 @@ def test_verify_names_what_does_not_hold(tmp_path: Path, change: str, why: str) 
         )
     elif change == "server":
         record = replace(record, fair=replace(fair, server_seed=new_server_seed()))
+    elif change == "dealer":  # the audit's M2: the other dealer, deck and seeds untouched
+        record = replace(record, dealer=1 - record.dealer, actions=(), result="*")
     elif change == "client":
         record = replace(record, fair=replace(fair, client_seeds=(b"\x12" * 16,)))
     else:
@@ -115,8 +119,8 @@ def test_a_match_record_with_fair_deals_verifies_deal_by_deal(tmp_path: Path) ->
     result = verify(path)
     assert result.returncode == 0, result.stderr
     for deal in (1, 2):
-        assert f"deal {deal}: the revealed server seed matches the commitment" in result.stdout
-        assert f"deal {deal}: hmac-sha256-fisher-yates/1 over the server seed and 1 player" in (
+        assert f"deal {deal}: the revealed server seed, the dealer (p" in result.stdout
+        assert f"deal {deal}: hmac-sha256-fisher-yates/2 over the server seed and 1 player" in (
             result.stdout
         )
     assert result.stdout.count("recorded actions, all legal, end the deal as recorded") == 2
@@ -183,7 +187,7 @@ def test_a_match_record_is_known_by_its_format_wherever_that_line_is(tmp_path: P
     match = Match("standard,match=n_deals,match_target=2", players=("ana", "ben"))
     server = new_server_seed()
     game = match.new_game(deck=fair_deck(server, [b"ben"]))
-    game.fair = FairShuffle(commitment(server), (b"ben",), server)
+    game.fair = FairShuffle(commitment(server, game.dealer, 2), (b"ben",), server)
     text = MatchRecord.from_match(match).dumps()
     line = 'format = "conquian-match/1"\n'
     assert text.count(line) == 1
@@ -194,3 +198,16 @@ def test_a_match_record_is_known_by_its_format_wherever_that_line_is(tmp_path: P
     result = verify(path)
     assert result.returncode == 0, result.stderr
     assert "deal 1: 0 recorded actions, all legal; the deal is unfinished" in result.stdout
+
+
+def test_a_first_version_shuffle_is_checked_but_not_called_fair(tmp_path: Path) -> None:
+    """A record of version /1 (its commitment to the server seed alone) still checks, and
+    verify says that its commitment did not bind the dealer."""
+    server = new_server_seed()
+    game = Game("standard", deck=fair_deck(server, [b"ana"]), players=("ana", "ben"))
+    game.fair = FairShuffle(hashlib.sha256(server).hexdigest(), (b"ana",), server, FIRST_ALGORITHM)
+    path = tmp_path / "old.toml"
+    path.write_text(GameRecord.from_game(game).dumps())
+    result = verify(path)
+    assert result.returncode == 0, result.stderr
+    assert "did not bind the dealer" in result.stdout and "not a fair shuffle" in result.stdout

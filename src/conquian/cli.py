@@ -88,13 +88,25 @@ def _plural(count: int, word: str) -> str:
 
 
 def _check_commitment(deal: GameRecord, fair: FairShuffle, server_seed: bytes) -> str:
-    if not check_commitment(server_seed, fair.commitment):
+    players = len(deal.players)
+    if not check_commitment(
+        server_seed, fair.commitment, dealer=deal.dealer, players=players, algorithm=fair.algorithm
+    ):
         raise RecordError(
-            "The revealed server seed does not match the commitment published before the deal."
+            "The revealed server seed, the record's dealer and its number of players do not "
+            "match the commitment published before the deal."
+            if fair.binds_the_dealer
+            else "The revealed server seed does not match the commitment published before the deal."
+        )
+    if not fair.binds_the_dealer:
+        return (
+            f"the revealed server seed matches the commitment {fair.commitment[:16]}... published "
+            f"before the deal; that commitment ({fair.algorithm}) did not bind the dealer: the "
+            "server could have chosen who deals, so this is not a fair shuffle"
         )
     return (
-        f"the revealed server seed matches the commitment {fair.commitment[:16]}... "
-        "published before the deal"
+        f"the revealed server seed, the dealer (p{deal.dealer}) and the {players} players match "
+        f"the commitment {fair.commitment[:16]}... published before the deal"
     )
 
 
