@@ -103,3 +103,16 @@ def test_an_upload_that_stops_half_way_logs_no_traceback(
         client.portal.call(client.app, scope, receive, send)  # type: ignore[union-attr]
     assert sent[0]["status"] == 400
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def test_a_stake_no_record_could_hold_is_refused_when_the_game_is_made(
+    client: TestClient,
+) -> None:
+    """The audit's M4 on the web: the game is refused at once, naming base_stake, rather than
+    played to records that no tool could read."""
+    request = {"mode": "bot", "level": "easy", "name": "Ana"}
+    request["rules"] = "standard,base_stake=1000000000000000000000000000000"
+    answer = client.post("/api/games", json=request)
+    assert answer.status_code == 400, answer.text
+    assert "base_stake" in answer.json()["error"]
+    assert client.get("/api/lobby").json() == {"open": [], "playing": []}
