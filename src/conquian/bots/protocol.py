@@ -52,6 +52,10 @@ QUIT_GRACE_S = 1.0
 MAX_LINE = 1 << 20
 """Longest line either side reads: 1 MiB (1,048,576 characters, not counting the newline).
 A longer line is garbage."""
+STDERR_LINES = 10
+"""How many of a bot program's last stderr lines the engine keeps, for its error messages."""
+STDERR_LINE_CHARS = 1000
+"""How much of one stderr line the engine keeps: the rest of a longer line is read and dropped."""
 MAX_ERROR_TEXT = 300
 """Longest ``message`` of an ``error`` that :func:`serve` writes."""
 
@@ -97,19 +101,33 @@ def _describe(value: object) -> str:
 # -------------------------------------------------------------- reading lines
 
 
-def iter_lines(stream: IO[str]) -> Iterator[str]:
-    """The lines of ``stream``, none read whole beyond :data:`MAX_LINE` characters.
+def iter_lines(stream: IO[str], limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of ``stream``, none read whole beyond ``limit`` characters.
 
-    A longer line is yielded as its first ``MAX_LINE + 1`` characters, without its
-    newline (so that :func:`read_message` refuses it), and the rest of it is skipped.
+    A longer line is yielded as its first ``limit + 1`` characters, without its
+    newline (so that :func:`read_message` refuses it), and the rest of it is read in
+    pieces of ``limit`` characters and dropped: memory stays bounded however long it is.
     """
-    while line := stream.readline(MAX_LINE + 1):
+    while line := stream.readline(limit + 1):
         yield line
-        if len(line) > MAX_LINE and not line.endswith("\n"):
-            while (rest := stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+        if len(line) > limit and not line.endswith("\n"):
+            while (rest := stream.readline(limit)) and not rest.endswith("\n"):
                 pass
             if not rest:
                 return
+
+
+def read_stderr(stream: IO[str], tail: deque[str]) -> None:
+    """Read a bot program's stderr to its end, keeping its last non-blank lines in ``tail``
+    (a deque of bounded length), each cut to :data:`STDERR_LINE_CHARS` characters.
+
+    Whatever the program writes (lines of any length, with or without a newline), the
+    memory this takes is bounded.
+    """
+    for line in iter_lines(stream, STDERR_LINE_CHARS):
+        text = line[:STDERR_LINE_CHARS].rstrip()
+        if text:
+            tail.append(text)
 
 
 def read_message(line: str) -> dict[str, Any]:
@@ -248,7 +266,7 @@ class _Process:
         except OSError as exc:
             raise BotFailure(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr_tail: deque[str] = deque(maxlen=10)
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._outbox: queue.Queue[str | None] = queue.Queue()
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         threads = [
@@ -271,9 +289,7 @@ class _Process:
 
     def _read_stderr(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                if line.strip():
-                    self.stderr_tail.append(line.rstrip())
+            read_stderr(stream, self.stderr_tail)
 
     def _write_stdin(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -666,6 +682,8 @@ __all__ = [
     "DEFAULT_TIME_LIMIT_MS",
     "MAX_LINE",
     "PROTOCOL_VERSION",
+    "STDERR_LINES",
+    "STDERR_LINE_CHARS",
     "BotFailure",
     "ExternalBot",
     "MessageError",
@@ -674,6 +692,7 @@ __all__ = [
     "iter_lines",
     "new_deal_message",
     "read_message",
+    "read_stderr",
     "result_message",
     "serve",
 ]
