@@ -8,13 +8,18 @@ through ``/proc`` or signals), never by wall time.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import textwrap
+import time
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
 from conquian.bots.protocol import STDERR_LINE_CHARS, STDERR_LINES, ExternalBot
 from conquian.game import Game
+from conquian.tools.arena import run_match
 
 # A bot script starts with this: answer hello, play the first legal action, stop at quit.
 # ON_ACT runs before each action (``acts`` counts them).
@@ -91,3 +96,86 @@ def test_m3_a_stderr_line_without_a_newline_is_read_in_bounded_pieces(tmp_path: 
     tail = list(process.stderr_tail)
     assert tail == ["e" * STDERR_LINE_CHARS, "still here"]
     assert sum(map(len, tail)) <= STDERR_LINES * STDERR_LINE_CHARS
+
+
+# ---------------------------------------------------------------------- L6
+
+
+def process_gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended: it is not there, or it is a zombie (dead, its
+    status not yet read by its new parent, an init that may never read it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def wait_until_gone(pid: int, deadline_s: float = 20.0) -> bool:
+    """Poll until process ``pid`` has ended; False if it still runs after ``deadline_s``."""
+    deadline = time.monotonic() + deadline_s
+    while not process_gone(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def forking_bot(directory: Path, *, ignore_sigterm: bool) -> tuple[list[str], Path]:
+    """A bot that, at its first act, starts a child that sleeps for two minutes (deaf to
+    SIGTERM if ``ignore_sigterm``), and adds the child's pid to a file; the command line
+    and that file."""
+    pid_file = directory / "child.pid"
+    deaf = "signal.signal(signal.SIGTERM, signal.SIG_IGN)" if ignore_sigterm else "pass"
+    command = write_bot(
+        directory,
+        "forker",
+        f"""
+        if acts == 1:
+            import signal, time
+            {deaf}  # before the fork: the child is deaf from its first instruction
+            child = os.fork()
+            if child == 0:
+                time.sleep(120)
+                os._exit(0)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            with open({str(pid_file)!r}, "a") as handle:  # one write: whole lines
+                handle.write(f"{{child}}\\n")
+        """,
+    )
+    return command, pid_file
+
+
+@pytest.mark.parametrize("ignore_sigterm", [False, True], ids=["sleeps", "ignores SIGTERM"])
+@pytest.mark.parametrize("ending", ["close", "kill"])
+def test_l6_the_processes_a_bot_started_end_with_it(
+    tmp_path: Path, ignore_sigterm: bool, ending: str
+) -> None:
+    """L6: a bot forks a child that sleeps (and ignores SIGTERM); once the engine has
+    closed the bot (or killed it, as Ctrl-C does), the child is gone too."""
+    command, pid_file = forking_bot(tmp_path, ignore_sigterm=ignore_sigterm)
+    bot = ExternalBot(command, time_limit_ms=60_000)
+    try:
+        game = play_deal(bot)
+        [child] = map(int, pid_file.read_text().split())  # written before its first action
+        assert not process_gone(child)
+    finally:
+        if ending == "close":
+            bot.close()
+        else:
+            bot.kill()
+    assert game.state.is_over
+    assert wait_until_gone(child), f"the bot's child {child} outlived the bot"
+
+
+def test_l6_the_arena_with_workers_leaves_no_bot_process(tmp_path: Path) -> None:
+    """L6 through ``run_match`` with two worker processes: every child that the bot
+    programs started, deaf to SIGTERM, is gone when the match returns."""
+    command, pid_file = forking_bot(tmp_path, ignore_sigterm=True)
+    spec = "cmd:" + shlex.join(command)
+    result = run_match(spec, "random", 2, seed=4, jobs=2, time_limit_ms=60_000)
+    assert len(result.games) == 4 and not result.failures
+    children = list(map(int, pid_file.read_text().split()))  # one per bot program started
+    assert children
+    for child in children:
+        assert wait_until_gone(child), f"the bot's child {child} outlived the arena"

@@ -22,9 +22,11 @@ import contextlib
 import io
 import json
 import math
+import os
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -49,6 +51,9 @@ HANDSHAKE_TIMEOUT_S = 10.0
 """Time for a bot program to start and answer ``hello``."""
 QUIT_GRACE_S = 1.0
 """Time a bot has to exit after ``quit`` before it is terminated."""
+TERMINATE_GRACE_S = 0.5
+"""Time a bot program, and every process it started, has to exit after SIGTERM before
+SIGKILL."""
 MAX_LINE = 1 << 20
 """Longest line either side reads: 1 MiB (1,048,576 characters, not counting the newline).
 A longer line is garbage."""
@@ -247,8 +252,37 @@ QUIT_MESSAGE: dict[str, Any] = {"type": "quit"}
 # --------------------------------------------------------------- engine side
 
 
+def _group_left(popen: subprocess.Popen[str]) -> bool:
+    """Whether any process is left of the bot program's process group (the program and
+    whatever it started; one that has exited but not been waited for still counts)."""
+    if sys.platform == "win32":  # no process groups: the program alone
+        return popen.poll() is None
+    try:
+        os.killpg(popen.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of the group that is not ours to signal
+        return True
+    return True
+
+
+def _signal_group(popen: subprocess.Popen[str], *, kill: bool) -> None:
+    """SIGTERM (or with ``kill``, SIGKILL) to every process of the bot program's group."""
+    with contextlib.suppress(OSError):
+        if sys.platform != "win32":
+            os.killpg(popen.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        elif kill:
+            popen.kill()
+        else:
+            popen.terminate()
+
+
 class _Process:
-    """A running bot program with reader and writer threads, so that no read or write blocks."""
+    """A running bot program with reader and writer threads, so that no read or write blocks.
+
+    The program runs in a session (so a process group) of its own, so that :meth:`stop`
+    ends the processes it started too.
+    """
 
     def __init__(self, argv: Sequence[str], cwd: str | None) -> None:
         try:
@@ -262,6 +296,7 @@ class _Process:
                 errors="replace",
                 bufsize=1,
                 cwd=cwd,
+                start_new_session=True,
             )
         except OSError as exc:
             raise BotFailure(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
@@ -306,20 +341,25 @@ class _Process:
         return self.popen.poll() is None
 
     def stop(self, grace_s: float) -> None:
-        """Ask the program to quit, then terminate and kill it if it lingers."""
+        """Ask the program to quit (given ``grace_s`` seconds), then terminate and at last
+        kill whatever is left of it and of the processes it started (its process group)."""
         if self.running() and grace_s > 0:
             self.send(QUIT_MESSAGE)
             self._outbox.put(None)  # then end of input
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(grace_s)
         self._outbox.put(None)
-        for signal_it, wait in ((self.popen.terminate, 0.5), (self.popen.kill, 5.0)):
-            if self.popen.poll() is not None:
-                break
-            with contextlib.suppress(OSError):
-                signal_it()
+        if _group_left(self.popen):
+            _signal_group(self.popen, kill=False)
+            deadline = time.monotonic() + TERMINATE_GRACE_S
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(wait)
+                self.popen.wait(TERMINATE_GRACE_S)
+            while _group_left(self.popen) and time.monotonic() < deadline:
+                time.sleep(0.01)  # the processes it started: not our children, so polled
+        if _group_left(self.popen):
+            _signal_group(self.popen, kill=True)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(5.0)
 
     def exit_text(self) -> str:
         """How the program ended, with the last line it wrote to stderr."""
