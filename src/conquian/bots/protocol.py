@@ -368,10 +368,16 @@ class _Process:
         code = self.popen.poll()
         if code is not None:
             self._stderr_reader.join(0.5)  # its last words
-        text = "closed its output" if code is None else f"exited with status {code}"
-        if self.stderr_tail:
-            text += f" (last stderr line: {_shorten(self.stderr_tail[-1])!r})"
-        return text
+        return _exit_text(code, self.stderr_tail)
+
+
+def _exit_text(code: int | None, stderr_tail: Sequence[str]) -> str:
+    """How a bot program ended (``code``: its exit status, None while it runs), with the
+    last line it wrote to stderr, shortened."""
+    text = "closed its output" if code is None else f"exited with status {code}"
+    if stderr_tail:
+        text += f" (last stderr line: {_shorten(stderr_tail[-1])!r})"
+    return text
 
 
 class ExternalBot(Bot):
