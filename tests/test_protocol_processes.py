@@ -1,5 +1,6 @@
 """The engine side of the bot protocol against bot programs that abuse their process:
-stderr floods (M3 of the reliability audit) and children left behind (L6).
+stderr floods (M3 of the reliability audit), children left behind (L6), and stdout written
+far ahead of the engine's reading (found with them, the audit's section 5).
 
 Each test runs a real bot program, a small Python script written into ``tmp_path``, and
 measures what it checks deterministically (memory with :mod:`tracemalloc`, processes
@@ -13,16 +14,23 @@ import sys
 import textwrap
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from conquian.bots.protocol import STDERR_LINE_CHARS, STDERR_LINES, ExternalBot
+from conquian.bots.protocol import (
+    AHEAD_LINES,
+    MAX_LINE,
+    STDERR_LINE_CHARS,
+    STDERR_LINES,
+    ExternalBot,
+)
 from conquian.game import Game
 from conquian.tools.arena import run_match
 
-# A bot script starts with this: answer hello, play the first legal action, stop at quit.
-# ON_ACT runs before each action (``acts`` counts them).
+# A bot script: answer hello, play the first legal action, stop at quit. ON_ACT runs before
+# each action (``acts`` counts them), AFTER_ACT after it, AT_QUIT at quit.
 BOT = """
 import json, os, sys
 acts = 0
@@ -32,29 +40,42 @@ for line in sys.stdin:
     if kind == "hello":
         print(json.dumps({"type": "hello", "protocol": 1, "name": NAME}), flush=True)
     elif kind == "quit":
+        AT_QUIT
         break
     elif kind == "act":
         acts += 1
         ON_ACT
         print(json.dumps({"type": "action", "action": message["legal_actions"][0]}), flush=True)
+        AFTER_ACT
 """
 
 
-def write_bot(directory: Path, name: str, on_act: str) -> list[str]:
-    """Write a bot script whose acts first run ``on_act``; its command line."""
-    body = textwrap.indent(textwrap.dedent(on_act).strip(), " " * 8).lstrip()
+def write_bot(
+    directory: Path, name: str, on_act: str = "", after_act: str = "", at_quit: str = ""
+) -> list[str]:
+    """Write a bot script with these hooks (Python statements); its command line."""
+    code = BOT
+    for hook, statements in (("ON_ACT", on_act), ("AFTER_ACT", after_act), ("AT_QUIT", at_quit)):
+        body = textwrap.indent(textwrap.dedent(statements).strip() or "pass", " " * 8).lstrip()
+        code = code.replace(hook, body)
     path = directory / f"{name}.py"
-    path.write_text(f"NAME = {name!r}\n" + BOT.replace("ON_ACT", body), encoding="utf-8")
+    path.write_text(f"NAME = {name!r}\n{code}", encoding="utf-8")
     return [sys.executable, str(path)]
 
 
-def play_deal(bot: ExternalBot, seed: int = 3) -> Game:
-    """One deal of the standard rules: ``bot`` in seat 0, the first legal action in seat 1."""
+def play_deal(
+    bot: ExternalBot, seed: int = 3, after_first_action: Callable[[], None] | None = None
+) -> Game:
+    """One deal of the standard rules: ``bot`` in seat 0, the first legal action in seat 1
+    (``after_first_action`` runs once the bot has played its first)."""
     game = Game("standard", seed=seed)
     bot.new_deal(0, game.rules)
     while not game.state.is_over:
         if game.state.to_act == 0:
             game.push(bot.act(game.observation(0)))
+            if after_first_action is not None:
+                after_first_action()
+                after_first_action = None
         else:
             game.push(game.legal_actions()[0])
     return game
@@ -73,7 +94,7 @@ def test_m3_a_stderr_line_without_a_newline_is_read_in_bounded_pieces(tmp_path: 
     command = write_bot(
         tmp_path,
         "flood",
-        f"""
+        on_act=f"""
         if acts == 1:
             for _ in range({FLOOD_MIB}):
                 sys.stderr.write("e" * (1 << 20))
@@ -130,7 +151,7 @@ def forking_bot(directory: Path, *, ignore_sigterm: bool) -> tuple[list[str], Pa
     command = write_bot(
         directory,
         "forker",
-        f"""
+        on_act=f"""
         if acts == 1:
             import signal, time
             {deaf}  # before the fork: the child is deaf from its first instruction
@@ -179,3 +200,52 @@ def test_l6_the_arena_with_workers_leaves_no_bot_process(tmp_path: Path) -> None
     assert children
     for child in children:
         assert wait_until_gone(child), f"the bot's child {child} outlived the arena"
+
+
+# ------------------------------------------------------------- stdout ahead
+
+
+FLOOD_LINES = 300
+
+
+def test_a_bot_writing_far_ahead_of_the_engine_waits(tmp_path: Path) -> None:
+    """Audit section 5: a bot writes 300 info lines of 1 MB (at most MAX_LINE) right after
+    its first action, while the engine is not reading, and again when told to quit. Its
+    lines wait in a queue of AHEAD_LINES, then its writes wait: the engine's memory stays
+    bounded (tracemalloc's peak), the bot plays on once read, and when it is stopped in
+    the middle of a write, the engine's reader threads end."""
+    marker = tmp_path / "all written"
+    flood = f"""
+        info = json.dumps({{"type": "info", "text": "x" * ({MAX_LINE} - 100)}}) + "\\n"
+        for _ in range({FLOOD_LINES}):
+            sys.stdout.write(info)
+        sys.stdout.flush()
+        open({str(marker)!r}, "w").close()
+        """
+    command = write_bot(tmp_path, "chatty", after_act=f"if acts == 1:\n{flood}", at_quit=flood)
+    peaks = []
+
+    def wait_for_the_flood() -> None:
+        assert process is not None
+        deadline = time.monotonic() + 120
+        while not (marker.exists() or process.lines.full()):
+            assert time.monotonic() < deadline, "the bot neither wrote everything nor waited"
+            time.sleep(0.01)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+
+    bot = ExternalBot(command, time_limit_ms=60_000)
+    try:
+        bot.start()
+        process = bot._process
+        assert process is not None
+        tracemalloc.start()
+        game = play_deal(bot, after_first_action=wait_for_the_flood)
+    finally:
+        tracemalloc.stop()
+        bot.close()  # the bot floods again: stopped while it writes
+    assert game.state.is_over
+    assert peaks and peaks[0] < (AHEAD_LINES + 4) * MAX_LINE, f"peak {peaks[0]:,} bytes"
+    assert len(bot.info) == bot.info.maxlen  # the lines were read, and the last kept
+    for thread in process.threads:
+        thread.join()  # each ends: the program is gone, nobody reads its lines any more

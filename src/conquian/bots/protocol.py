@@ -57,6 +57,9 @@ SIGKILL."""
 MAX_LINE = 1 << 20
 """Longest line either side reads: 1 MiB (1,048,576 characters, not counting the newline).
 A longer line is garbage."""
+AHEAD_LINES = 8
+"""How many lines a bot program's stdout may run ahead of the engine's reading: then its
+writes wait (without this, a flood written while the engine does not read piles up)."""
 STDERR_LINES = 10
 """How many of a bot program's last stderr lines the engine keeps, for its error messages."""
 STDERR_LINE_CHARS = 1000
@@ -300,11 +303,13 @@ class _Process:
             )
         except OSError as exc:
             raise BotFailure(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue(maxsize=AHEAD_LINES)
+        """The lines the program wrote, then None for the end of its output."""
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._outbox: queue.Queue[str | None] = queue.Queue()
+        self._stopped = threading.Event()
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        threads = [
+        self.threads = [
             threading.Thread(target=target, args=(stream,), daemon=True)
             for target, stream in (
                 (self._read_stdout, self.popen.stdout),
@@ -312,15 +317,25 @@ class _Process:
                 (self._write_stdin, self.popen.stdin),
             )
         ]
-        for thread in threads:
+        for thread in self.threads:
             thread.start()
-        self._stderr_reader = threads[1]
+        self._stderr_reader = self.threads[1]
 
     def _read_stdout(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in iter_lines(stream):
-                self.lines.put(line)
-        self.lines.put(None)
+                if not self._hand_over(line):
+                    return
+        self._hand_over(None)
+
+    def _hand_over(self, line: str | None) -> bool:
+        """Queue ``line`` for the engine, waiting while :data:`AHEAD_LINES` wait there;
+        False once the program is stopped (nobody reads any more)."""
+        while not self._stopped.is_set():
+            with contextlib.suppress(queue.Full):
+                self.lines.put(line, timeout=0.1)
+                return True
+        return False
 
     def _read_stderr(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -360,6 +375,7 @@ class _Process:
             _signal_group(self.popen, kill=True)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(5.0)
+        self._stopped.set()  # a reader waiting to queue a line gives up
 
     def exit_text(self) -> str:
         """How the program ended, with the last line it wrote to stderr."""
@@ -725,6 +741,7 @@ def _answer(bot: Bot, message: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
+    "AHEAD_LINES",
     "DEFAULT_TIME_LIMIT_MS",
     "MAX_LINE",
     "PROTOCOL_VERSION",
