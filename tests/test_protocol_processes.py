@@ -9,7 +9,10 @@ through ``/proc`` or signals), never by wall time.
 
 from __future__ import annotations
 
+import json
 import shlex
+import signal
+import subprocess
 import sys
 import textwrap
 import time
@@ -249,3 +252,36 @@ def test_a_bot_writing_far_ahead_of_the_engine_waits(tmp_path: Path) -> None:
     assert len(bot.info) == bot.info.maxlen  # the lines were read, and the last kept
     for thread in process.threads:
         thread.join()  # each ends: the program is gone, nobody reads its lines any more
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_l6_ctrl_c_at_the_arena_ends_the_bots_children(tmp_path: Path, jobs: int) -> None:
+    """L6 from the command line: Ctrl-C goes to the arena alone (the bots run in sessions
+    of their own), and the arena stops each bot with every process it started."""
+    command, pid_file = forking_bot(tmp_path, ignore_sigterm=True)
+    argv = [sys.executable, "-m", "conquian.cli", "arena", "cmd:" + shlex.join(command), "random"]
+    argv += ["--deals", "1000000", "--jobs", str(jobs), "--time-limit-ms", "60000", "--json"]
+    arena = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C as at a terminal, even if this test runs where SIGINT is ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(pid_file.read_text().split() if pid_file.exists() else []) < jobs:
+            assert arena.poll() is None and time.monotonic() < deadline, arena.stderr
+            time.sleep(0.02)  # each bot program has started its child
+        arena.send_signal(signal.SIGINT)
+        out, err = arena.communicate(timeout=120)
+    finally:
+        if arena.poll() is None:
+            arena.kill()
+            arena.wait()
+    assert arena.returncode == 130 and "Traceback" not in err, err
+    assert json.loads(out)["interrupted"] is True
+    children = list(map(int, pid_file.read_text().split()))
+    for child in children:
+        assert wait_until_gone(child), f"the bot's child {child} outlived the arena"
