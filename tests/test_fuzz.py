@@ -26,6 +26,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
 import urllib.parse
 from collections import deque
 from collections.abc import Iterator
@@ -928,18 +929,51 @@ def test_regression_bot_side_process_garbage() -> None:
 
 
 class FakeProcess:
-    """Stands in for the bot program: answers ``hello`` and ``act`` with scripted lines."""
+    """Stands in for the bot program: answers ``hello`` and ``act`` with scripted lines, and
+    writes scripted bytes to a real stderr pipe, read by the engine's own reader
+    (:func:`~conquian.bots.protocol.read_stderr`) as a real program's stderr is.
+
+    ``stderr`` maps ``hello`` and ``act`` to the bytes written before answering them, and
+    ``end`` to those written after stdout closes (or when the engine stops the program).
+    """
 
     script: ClassVar[dict[str, list[str | None]]] = {}
+    stderr: ClassVar[dict[str, bytes]] = {}
+    started: ClassVar[list[FakeProcess]] = []
 
     def __init__(self, argv: list[str], cwd: str | None) -> None:
         self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr_tail: deque[str] = deque(maxlen=10)
+        self.stderr_tail: deque[str] = deque(maxlen=protocol.STDERR_LINES)
+        self.stderr_written = bytearray()
         self.alive = True
+        read_end, self._stderr_end = os.pipe()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, args=(read_end,))
+        self._stderr_reader.start()
+        self.started.append(self)
+
+    def _read_stderr(self, read_end: int) -> None:
+        with open(read_end, encoding="utf-8", errors="replace") as stream:  # as Popen opens it
+            protocol.read_stderr(stream, self.stderr_tail)
+
+    def _write_stderr(self, data: bytes) -> None:
+        if self._stderr_end >= 0 and data:
+            with open(self._stderr_end, "wb", closefd=False) as stream:
+                stream.write(data)  # the reader drains the pipe meanwhile
+            self.stderr_written += data
+
+    def _end_stderr(self) -> None:
+        """The last words, then the program's end: the reader reads to the end of stderr."""
+        if self._stderr_end >= 0:
+            self._write_stderr(self.stderr.get("end", b""))
+            os.close(self._stderr_end)
+            self._stderr_end = -1
+        self._stderr_reader.join()
 
     def send(self, message: dict[str, Any]) -> None:
         json.dumps(message, allow_nan=False)  # the host writes JSON
-        for line in self.script.get(message.get("type", ""), []):
+        kind = message.get("type", "")
+        self._write_stderr(self.stderr.get(kind, b""))
+        for line in self.script.get(kind, []):
             self.lines.put(line)
 
     def running(self) -> bool:
@@ -947,18 +981,37 @@ class FakeProcess:
 
     def stop(self, grace_s: float) -> None:
         self.alive = False
+        self._end_stderr()
 
     def exit_text(self) -> str:
-        return "exited with status 0"
+        self._end_stderr()  # stdout has closed: the program ends
+        return protocol._exit_text(0, self.stderr_tail)
 
 
 HELLO_REPLY = '{"type":"hello","protocol":1,"name":"fake","options":{}}'
 
 
-def host_act(monkeypatch: pytest.MonkeyPatch, hello: list[str | None], act: list[str | None]):
-    """The host's answer to the scripted bot: the chosen action, or the BotFailure."""
+def expected_stderr_tail(data: bytes) -> list[str]:
+    """What the host keeps of ``data`` written to a bot's stderr, worked out on the whole
+    text at once: its last non-blank lines, each cut to the kept length."""
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line[: protocol.STDERR_LINE_CHARS].rstrip() for line in text.split("\n")]
+    return [line for line in lines if line][-protocol.STDERR_LINES :]
+
+
+def host_act(
+    monkeypatch: pytest.MonkeyPatch,
+    hello: list[str | None],
+    act: list[str | None],
+    stderr: dict[str, bytes] | None = None,
+) -> Action | BotFailure:
+    """The host's answer to the scripted bot: the chosen action, or the BotFailure.
+
+    Whatever the bot wrote to stderr, the host kept its last lines, each cut (bounded)."""
     monkeypatch.setattr(protocol, "_Process", FakeProcess)
     FakeProcess.script = {"hello": hello, "act": act}
+    FakeProcess.stderr = stderr or {}
+    FakeProcess.started = []
     obs: Observation = corpus()["last_obs"]
     bot = ExternalBot("fake-bot", time_limit_ms=20, handshake_timeout_s=0.02)
     try:
@@ -966,9 +1019,39 @@ def host_act(monkeypatch: pytest.MonkeyPatch, hello: list[str | None], act: list
         return bot.act(obs)
     except BotFailure as exc:
         assert str(exc).startswith("external bot ")
+        _, _, last_words = str(exc).partition("(last stderr line: ")
+        # the last line shortened to 120 characters, each escaped in at most 10 (\U0001abcd)
+        assert len(last_words) <= 10 * 120 + 40
         return exc
     finally:
         bot.close()
+        for process in FakeProcess.started:
+            assert list(process.stderr_tail) == expected_stderr_tail(process.stderr_written)
+
+
+STDERR_PIECES = (
+    b"e" * (protocol.STDERR_LINE_CHARS + 1),  # just over the kept length
+    b"e" * 70_000,  # over a pipe's buffer, no newline
+    "\u00e9".encode() * 3000,  # two bytes a character
+    b"\x00" * 3000,
+    b"\xed\xa0\x80",  # a lone surrogate, as CESU bytes (not UTF-8)
+    b"\xff\xfe\xc0\xaf",  # never UTF-8
+    b"\xe2\x82",  # a character cut short
+    b"x\n" * 2000,  # many short lines
+    b"\n" * 100,
+    b"\r",
+    b"\r\n",
+    b"out of cheese\n",
+)
+
+
+@st.composite
+def stderr_bytes(draw: st.DrawFn) -> bytes:
+    """What a hostile bot writes to stderr at one moment (rarely a 3 MiB line)."""
+    if draw(st.integers(0, 40)) == 0:
+        return b"e" * (3 << 20)
+    pieces = st.one_of(st.sampled_from(STDERR_PIECES), st.binary(max_size=200))
+    return b"".join(draw(st.lists(pieces, max_size=4)))
 
 
 @st.composite
@@ -988,10 +1071,12 @@ def bot_replies(draw: st.DrawFn) -> tuple[list[str | None], list[str | None]]:
 
 
 @examples(300)
-@given(bot_replies())
-def test_fuzz_host_side(replies: tuple[list[str | None], list[str | None]]) -> None:
+@given(bot_replies(), st.dictionaries(st.sampled_from(["hello", "act", "end"]), stderr_bytes()))
+def test_fuzz_host_side(
+    replies: tuple[list[str | None], list[str | None]], stderr: dict[str, bytes]
+) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
-        answer = host_act(monkeypatch, *replies)
+        answer = host_act(monkeypatch, *replies, stderr)
     if not isinstance(answer, BotFailure):
         assert answer in corpus()["last_obs"].legal_actions
 
@@ -1011,6 +1096,31 @@ def test_regression_host_side(monkeypatch: pytest.MonkeyPatch, line: str) -> Non
     legal = str(corpus()["last_obs"].legal_actions[0])
     answer = host_act(monkeypatch, [HELLO_REPLY], [line.replace("ACTION", legal)])
     assert isinstance(answer, BotFailure)
+
+
+HOSTILE_STDERR = {
+    "3 MiB without a newline, then a line": b"e" * (3 << 20) + b"\nthe end\n",
+    "3 MiB of two-byte characters": "\u00e9".encode() * (3 << 20),
+    "NUL": b"\x00" * 5000,
+    "a lone surrogate": b"\xed\xa0\x80\n",
+    "invalid UTF-8": b"\xff\xfeok\xc0\n",
+    "20,000 short lines": b"".join(b"line %d\n" % i for i in range(20_000)),
+    "a long line of blanks, then a line": b" " * 5000 + b"x\nafter\n",
+}
+
+
+@pytest.mark.parametrize("when", ["act", "end"])
+@pytest.mark.parametrize("data", HOSTILE_STDERR.values(), ids=HOSTILE_STDERR)
+def test_regression_host_side_stderr(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, when: str
+) -> None:
+    """M3: whatever a bot writes to stderr (while it plays, or after its stdout closes),
+    the host keeps its last lines, each cut, and the failure quotes the last one shortened."""
+    answer = host_act(monkeypatch, [HELLO_REPLY], [None], {when: data})
+    assert isinstance(answer, BotFailure)
+    kept = list(FakeProcess.started[0].stderr_tail)
+    assert 0 < sum(map(len, kept)) <= protocol.STDERR_LINES * protocol.STDERR_LINE_CHARS
+    assert f"(last stderr line: {protocol._shorten(kept[-1])!r})" in str(answer)
 
 
 def test_regression_host_side_real_process() -> None:

@@ -22,9 +22,11 @@ import contextlib
 import io
 import json
 import math
+import os
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -49,9 +51,19 @@ HANDSHAKE_TIMEOUT_S = 10.0
 """Time for a bot program to start and answer ``hello``."""
 QUIT_GRACE_S = 1.0
 """Time a bot has to exit after ``quit`` before it is terminated."""
+TERMINATE_GRACE_S = 0.5
+"""Time a bot program, and every process it started, has to exit after SIGTERM before
+SIGKILL."""
 MAX_LINE = 1 << 20
 """Longest line either side reads: 1 MiB (1,048,576 characters, not counting the newline).
 A longer line is garbage."""
+AHEAD_LINES = 8
+"""How many lines a bot program's stdout may run ahead of the engine's reading: then its
+writes wait (without this, a flood written while the engine does not read piles up)."""
+STDERR_LINES = 10
+"""How many of a bot program's last stderr lines the engine keeps, for its error messages."""
+STDERR_LINE_CHARS = 1000
+"""How much of one stderr line the engine keeps: the rest of a longer line is read and dropped."""
 MAX_ERROR_TEXT = 300
 """Longest ``message`` of an ``error`` that :func:`serve` writes."""
 
@@ -97,19 +109,33 @@ def _describe(value: object) -> str:
 # -------------------------------------------------------------- reading lines
 
 
-def iter_lines(stream: IO[str]) -> Iterator[str]:
-    """The lines of ``stream``, none read whole beyond :data:`MAX_LINE` characters.
+def iter_lines(stream: IO[str], limit: int = MAX_LINE) -> Iterator[str]:
+    """The lines of ``stream``, none read whole beyond ``limit`` characters.
 
-    A longer line is yielded as its first ``MAX_LINE + 1`` characters, without its
-    newline (so that :func:`read_message` refuses it), and the rest of it is skipped.
+    A longer line is yielded as its first ``limit + 1`` characters, without its
+    newline (so that :func:`read_message` refuses it), and the rest of it is read in
+    pieces of ``limit`` characters and dropped: memory stays bounded however long it is.
     """
-    while line := stream.readline(MAX_LINE + 1):
+    while line := stream.readline(limit + 1):
         yield line
-        if len(line) > MAX_LINE and not line.endswith("\n"):
-            while (rest := stream.readline(MAX_LINE)) and not rest.endswith("\n"):
+        if len(line) > limit and not line.endswith("\n"):
+            while (rest := stream.readline(limit)) and not rest.endswith("\n"):
                 pass
             if not rest:
                 return
+
+
+def read_stderr(stream: IO[str], tail: deque[str]) -> None:
+    """Read a bot program's stderr to its end, keeping its last non-blank lines in ``tail``
+    (a deque of bounded length), each cut to :data:`STDERR_LINE_CHARS` characters.
+
+    Whatever the program writes (lines of any length, with or without a newline), the
+    memory this takes is bounded.
+    """
+    for line in iter_lines(stream, STDERR_LINE_CHARS):
+        text = line[:STDERR_LINE_CHARS].rstrip()
+        if text:
+            tail.append(text)
 
 
 def read_message(line: str) -> dict[str, Any]:
@@ -229,8 +255,37 @@ QUIT_MESSAGE: dict[str, Any] = {"type": "quit"}
 # --------------------------------------------------------------- engine side
 
 
+def _group_left(popen: subprocess.Popen[str]) -> bool:
+    """Whether any process is left of the bot program's process group (the program and
+    whatever it started; one that has exited but not been waited for still counts)."""
+    if sys.platform == "win32":  # no process groups: the program alone
+        return popen.poll() is None
+    try:
+        os.killpg(popen.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a process of the group that is not ours to signal
+        return True
+    return True
+
+
+def _signal_group(popen: subprocess.Popen[str], *, kill: bool) -> None:
+    """SIGTERM (or with ``kill``, SIGKILL) to every process of the bot program's group."""
+    with contextlib.suppress(OSError):
+        if sys.platform != "win32":
+            os.killpg(popen.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        elif kill:
+            popen.kill()
+        else:
+            popen.terminate()
+
+
 class _Process:
-    """A running bot program with reader and writer threads, so that no read or write blocks."""
+    """A running bot program with reader and writer threads, so that no read or write blocks.
+
+    The program runs in a session (so a process group) of its own, so that :meth:`stop`
+    ends the processes it started too.
+    """
 
     def __init__(self, argv: Sequence[str], cwd: str | None) -> None:
         try:
@@ -244,14 +299,17 @@ class _Process:
                 errors="replace",
                 bufsize=1,
                 cwd=cwd,
+                start_new_session=True,
             )
         except OSError as exc:
             raise BotFailure(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr_tail: deque[str] = deque(maxlen=10)
+        self.lines: queue.Queue[str | None] = queue.Queue(maxsize=AHEAD_LINES)
+        """The lines the program wrote, then None for the end of its output."""
+        self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
         self._outbox: queue.Queue[str | None] = queue.Queue()
+        self._stopped = threading.Event()
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
-        threads = [
+        self.threads = [
             threading.Thread(target=target, args=(stream,), daemon=True)
             for target, stream in (
                 (self._read_stdout, self.popen.stdout),
@@ -259,21 +317,29 @@ class _Process:
                 (self._write_stdin, self.popen.stdin),
             )
         ]
-        for thread in threads:
+        for thread in self.threads:
             thread.start()
-        self._stderr_reader = threads[1]
+        self._stderr_reader = self.threads[1]
 
     def _read_stdout(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in iter_lines(stream):
-                self.lines.put(line)
-        self.lines.put(None)
+                if not self._hand_over(line):
+                    return
+        self._hand_over(None)
+
+    def _hand_over(self, line: str | None) -> bool:
+        """Queue ``line`` for the engine, waiting while :data:`AHEAD_LINES` wait there;
+        False once the program is stopped (nobody reads any more)."""
+        while not self._stopped.is_set():
+            with contextlib.suppress(queue.Full):
+                self.lines.put(line, timeout=0.1)
+                return True
+        return False
 
     def _read_stderr(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
-            for line in stream:
-                if line.strip():
-                    self.stderr_tail.append(line.rstrip())
+            read_stderr(stream, self.stderr_tail)
 
     def _write_stdin(self, stream: IO[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -290,20 +356,26 @@ class _Process:
         return self.popen.poll() is None
 
     def stop(self, grace_s: float) -> None:
-        """Ask the program to quit, then terminate and kill it if it lingers."""
+        """Ask the program to quit (given ``grace_s`` seconds), then terminate and at last
+        kill whatever is left of it and of the processes it started (its process group)."""
         if self.running() and grace_s > 0:
             self.send(QUIT_MESSAGE)
             self._outbox.put(None)  # then end of input
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(grace_s)
         self._outbox.put(None)
-        for signal_it, wait in ((self.popen.terminate, 0.5), (self.popen.kill, 5.0)):
-            if self.popen.poll() is not None:
-                break
-            with contextlib.suppress(OSError):
-                signal_it()
+        if _group_left(self.popen):
+            _signal_group(self.popen, kill=False)
+            deadline = time.monotonic() + TERMINATE_GRACE_S
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(wait)
+                self.popen.wait(TERMINATE_GRACE_S)
+            while _group_left(self.popen) and time.monotonic() < deadline:
+                time.sleep(0.01)  # the processes it started: not our children, so polled
+        if _group_left(self.popen):
+            _signal_group(self.popen, kill=True)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(5.0)
+        self._stopped.set()  # a reader waiting to queue a line gives up
 
     def exit_text(self) -> str:
         """How the program ended, with the last line it wrote to stderr."""
@@ -312,10 +384,16 @@ class _Process:
         code = self.popen.poll()
         if code is not None:
             self._stderr_reader.join(0.5)  # its last words
-        text = "closed its output" if code is None else f"exited with status {code}"
-        if self.stderr_tail:
-            text += f" (last stderr line: {_shorten(self.stderr_tail[-1])!r})"
-        return text
+        return _exit_text(code, self.stderr_tail)
+
+
+def _exit_text(code: int | None, stderr_tail: Sequence[str]) -> str:
+    """How a bot program ended (``code``: its exit status, None while it runs), with the
+    last line it wrote to stderr, shortened."""
+    text = "closed its output" if code is None else f"exited with status {code}"
+    if stderr_tail:
+        text += f" (last stderr line: {_shorten(stderr_tail[-1])!r})"
+    return text
 
 
 class ExternalBot(Bot):
@@ -663,9 +741,12 @@ def _answer(bot: Bot, message: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
+    "AHEAD_LINES",
     "DEFAULT_TIME_LIMIT_MS",
     "MAX_LINE",
     "PROTOCOL_VERSION",
+    "STDERR_LINES",
+    "STDERR_LINE_CHARS",
     "BotFailure",
     "ExternalBot",
     "MessageError",
@@ -674,6 +755,7 @@ __all__ = [
     "iter_lines",
     "new_deal_message",
     "read_message",
+    "read_stderr",
     "result_message",
     "serve",
 ]
