@@ -167,7 +167,7 @@ def _websockets(seat: Any, listening: Any) -> Any:
     from websockets.asyncio.server import serve as ws_serve
     from websockets.exceptions import ConnectionClosed
 
-    from conquian.web.app import MAX_MESSAGE
+    from conquian.web.websocket import MAX_MESSAGE
 
     def ready(connection: Any, request: Any) -> Any:
         if request.path == "/ready":

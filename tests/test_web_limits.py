@@ -21,6 +21,7 @@ from web_helpers import hello, strict_json
 
 from conquian.web import app as app_module
 from conquian.web import deadlines, security
+from conquian.web import websocket as socket_module
 from conquian.web.app import create_app
 from conquian.web.deadlines import HeaderDeadline
 
@@ -91,7 +92,7 @@ def friend_game(client: TestClient) -> dict[str, Any]:
 def test_a_websocket_that_never_says_hello_is_closed(
     limited: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "HELLO_SECONDS", 0.5)
+    monkeypatch.setattr(socket_module, "HELLO_SECONDS", 0.5)
     made = friend_game(limited)
     with limited.websocket_connect(f"/ws/{made['id']}") as ws:
         said = strict_json(ws.receive_text())
@@ -109,7 +110,7 @@ def test_a_websocket_that_never_says_hello_is_closed(
 def test_one_address_may_hold_so_many_websockets(
     limited: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "MAX_SOCKETS", 3)
+    monkeypatch.setattr(socket_module, "MAX_SOCKETS", 3)
     monkeypatch.setattr(security, "MAX_SOCKETS", 3)
     made = friend_game(limited)
     path = f"/ws/{made['id']}"
@@ -136,7 +137,7 @@ def test_one_connection_may_send_so_many_messages_a_second(
 ) -> None:
     hourly = parse_many("20/hour")[0]  # the same count, over a window no test run straddles
     monkeypatch.setattr(security, "MESSAGE_RATE", hourly)
-    monkeypatch.setattr(app_module, "MESSAGE_RATE", hourly)
+    monkeypatch.setattr(socket_module, "MESSAGE_RATE", hourly)
     made = friend_game(limited)
     with limited.websocket_connect(f"/ws/{made['id']}") as ws:
         ws.send_text(hello(made["token"]))

@@ -28,10 +28,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 
-from .app import MAX_MESSAGE, create_app
+from .app import create_app
 from .database import default_db_url, open_store
 from .deadlines import HeaderDeadline
 from .dispatch import Dispatcher, HandedServer
+from .websocket import MAX_MESSAGE
 
 SEND_BUFFER = 128 * 1024
 """Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
