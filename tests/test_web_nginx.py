@@ -10,6 +10,7 @@ each client's own address through the proxy's headers: its rate limit counts the
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import random
@@ -164,16 +165,12 @@ def test_nginx_limits_each_address_as_deploy_md_says(proxied: str) -> None:
     assert by_nginx and set(by_nginx) == {429}, answers
     assert post_status(base, "127.0.0.21")[0] == 201  # another address is not held up
     ws_url = "ws" + base.removeprefix("http") + "/ws/nothing"
-    held = []
-    try:
-        refused = None
+    refused = None
+    with contextlib.ExitStack() as held:
         for count in range(60):
             try:
-                held.append(connect(ws_url, origin=Origin(base)))
+                held.enter_context(connect(ws_url, origin=Origin(base)))
             except Exception as exc:  # the handshake answered 429
                 refused = (count, str(exc))
                 break
-        assert refused is not None and refused[0] == 50 and "429" in refused[1], refused
-    finally:
-        for ws in held:
-            ws.close()
+    assert refused is not None and refused[0] == 50 and "429" in refused[1], refused
