@@ -155,7 +155,7 @@ class Match:
         balance = list(self.balance)
         value = self._value(self.deal.state, outcome)
         if outcome.winner is not None:
-            self._pay(balance, outcome.winner, value)
+            self._pay(balance, self.deal.state, outcome.winner, value)
         result = DealResult(len(self.results) + 1, self.dealer, outcome, value, 0)
         return self._ends([*self.results, result], balance)
 
@@ -167,10 +167,18 @@ class Match:
             return sum(hand_points(h) for p, h in enumerate(state.hands) if p != outcome.winner)
         return state.stake
 
-    def _pay(self, balance: list[int], winner: int, value: int) -> None:
-        """Every loser pays the winner (under points scoring the winner just scores)."""
+    def _pay(self, balance: list[int], state: GameState, winner: int, value: int) -> None:
+        """Every loser pays the winner: the stake, or under points scoring the points of his
+        own hand.  With two players under points scoring the winner just scores the loser's
+        points (the loser's balance stays)."""
         if self.rules.scoring is Scoring.POINTS:
-            balance[winner] += value
+            if len(balance) == 2:
+                balance[winner] += value
+                return
+            for p, hand in enumerate(state.hands):
+                if p != winner:
+                    balance[p] -= hand_points(hand)
+                    balance[winner] += hand_points(hand)
             return
         for p in range(len(balance)):
             if p != winner:
@@ -252,7 +260,7 @@ class Match:
             )
         value = self._value(state, outcome)
         if outcome.winner is not None:
-            self._pay(self.balance, outcome.winner, value)
+            self._pay(self.balance, state, outcome.winner, value)
             self.draws_in_a_row = 0
         else:
             self.draws_in_a_row += 1

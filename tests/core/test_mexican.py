@@ -1100,6 +1100,22 @@ def test_m17_points_scoring_each_loser_by_his_hand() -> None:
     expected = sum(hand_points(h) for p, h in enumerate(final.hands) if p != winner)
     assert result.value == expected
     assert match.balance[winner] == expected
+    for p, hand in enumerate(final.hands):  # each loser pays the points of his own hand
+        if p != winner:
+            assert match.balance[p] == -hand_points(hand)
+    assert sum(match.balance) == 0
+
+
+def test_m17_points_scoring_the_outside_check_s_position() -> None:
+    """The outside check's case: at three players each loser pays his own hand's points."""
+    spec = "mexican,scoring=points,draw_stake=none"
+    match = Match(spec, seed=3)
+    match.new_game()
+    final = parse_position(
+        f"{spec} over 1 0 As2s3s4s5s - 6s7sJs5h6h KsKhKd Ah2h3h/4d5d6d/7cJcQc QsQhQd - - * 1 -"
+    )
+    assert match.finish_deal(final).value == 63
+    assert match.balance == [-29, 63, -34]
 
 
 # ---------------------------------------------------------------- M18 observations
