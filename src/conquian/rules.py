@@ -66,6 +66,14 @@ class ForceBy(StrEnum):
     """The player who turned or paid the card forces whoever refuses it after him."""
 
 
+_ELSEWHERE = {
+    (name, value): " To play without forcing, use forcing=off."
+    for name in ("force_by", "force_scope", "force_fit", "forced_take")
+    for value in ("none", "off", "no", "nobody", "never")
+}
+"""A hint for a value that belongs to another flag: ``force_by=none`` means ``forcing=off``."""
+
+
 class ForceFit(StrEnum):
     DIRECT = "direct"
     WITH_REARRANGEMENT = "with_rearrangement"
@@ -164,8 +172,9 @@ class Rules:
                     object.__setattr__(self, field.name, kind(value))
                 except ValueError:
                     choices = ", ".join(v.value for v in kind)
+                    hint = _ELSEWHERE.get((field.name, str(value)), "")
                     raise InvalidRulesError(
-                        f"{field.name} must be one of {choices}; got {value!r}."
+                        f"{field.name} must be one of {choices}; got {value!r}.{hint}"
                     ) from None
             elif not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidRulesError(f"{field.name} must be a whole number, got {value!r}.")

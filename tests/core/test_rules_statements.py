@@ -1687,6 +1687,11 @@ def test_b_presets() -> None:
         ("standard,forcing=off,force_scope=offered_only", "no meaning with forcing off"),
         ("standard,forcing=off,forced_take=minimal", "no meaning with forcing off"),
         ("standard,deck_style=italian", "deck_style must be one of french, spanish, a_to_10"),
+        (
+            "mexican,force_by=none",
+            "force_by must be one of .* To play without forcing, use forcing=off",
+        ),
+        ("standard,force_fit=never", "To play without forcing, use forcing=off"),
     ],
 )
 def test_b_invalid_rules_raise(spec: str, message: str) -> None:
