@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from conquian import Game
 from conquian.cards import CARDS
 from conquian.notation import format_position, parse_position
 from conquian.records import GameRecord
@@ -385,6 +387,25 @@ def test_replay_redact(selfplay_dir: Path, tmp_path: Path) -> None:
         assert json.loads(check.stdout)["result"] == full.result
         shown = run_cli("replay", str(path))
         assert f"Redacted record: the view of p{player}" in shown.stdout
+
+
+def test_replay_of_a_four_player_record_names_everyone_and_redacts_each_seat(
+    tmp_path: Path,
+) -> None:
+    """Issue 39's outside check: every player's name in replay's output, --redact any seat."""
+    game = Game("mexican,num_players=4", seed=5, players=("Ana", "Ben", "Cy", "Dora"))
+    rng = random.Random(5)
+    while not game.state.is_over:
+        game.push(rng.choice(game.legal_actions()))
+    path = tmp_path / "four.toml"
+    path.write_text(GameRecord.from_game(game).dumps(), encoding="utf-8")
+    shown = run_cli("replay", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert "Players: p0 Ana, p1 Ben, p2 Cy, p3 Dora" in shown.stdout
+    for seat in range(4):
+        redacted = run_cli("replay", str(path), "--redact", str(seat))
+        assert redacted.returncode == 0, redacted.stderr
+        assert f"viewpoint = {seat}" in redacted.stdout
 
 
 def test_replay_bad_files(tmp_path: Path) -> None:

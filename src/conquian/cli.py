@@ -201,7 +201,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"Rules: {record.rules}   Dealer: p{record.dealer}   Stake: {record.stake}")
-    print(f"Players: p0 {record.players[0]}, p1 {record.players[1]}")
+    print("Players: " + ", ".join(f"p{p} {name}" for p, name in enumerate(record.players)))
     if record.viewpoint is not None:
         print(f"Redacted record: the view of p{record.viewpoint}")
     previous = steps[0][2]
