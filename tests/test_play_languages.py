@@ -121,7 +121,7 @@ def test_the_help_and_argparse_errors_in_spanish(command: list[str]) -> None:
         check=True,
     ).stdout
     assert shown.startswith("uso: ") and "\nopciones:\n" in shown
-    assert "mostrar esta ayuda y salir" in shown and "Juega al Conquián en la terminal" in shown
+    assert "mostrar esta ayuda y terminar" in shown and "Juega al Conquián en la terminal" in shown
     words = set(re.findall(r"[a-záéíóúñ]+", without_code(shown).lower()))
     code = {
         "hotseat",

@@ -355,3 +355,12 @@ def test_the_answers_after_a_deal_mean_one_thing_each(code: str) -> None:
     assert not yes & no and not yes & review and not no & review
     # the key the offer names is one of the review's answers
     assert any(f" {word} " in f" {offer} " for word in review), (code, offer)
+
+
+def test_quitting_in_spanish_is_not_going_out() -> None:
+    """NEWCOMER-ES F7: in Conquián *salir* is to go out, so the command that saves and stops
+    is another word, and ``salir`` typed at a prompt is not read as stopping the game."""
+    with speaking("es"):
+        assert command("quit") == "guardar"
+        assert read_command("guardar") == "quit"
+        assert read_command("salir") is None and read_command("salgo") is None
