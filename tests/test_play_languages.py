@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -347,3 +350,29 @@ def test_a_few_moves_typed_in_the_language(tmp_path: Path, code: str) -> None:
     # the help lists the language's commands, not the English ones
     assert re.search(rf"^  {re.escape(typed.quit)}\s", transcript, re.MULTILINE), transcript
     assert not re.search(r"^  (?:quit|hint|log)\s", transcript, re.MULTILINE)
+
+
+def test_level_takes_the_language_s_level_names() -> None:
+    """NEWCOMER-ES F14: --level medio is the medium level in Spanish; English names work too;
+    a wrong one is refused naming the Spanish choices."""
+    env = {**os.environ, "LANG": "es_MX.UTF-8"}
+    for typed in ("medio", "medium"):
+        done = subprocess.run(
+            [sys.executable, "-m", "conquian.cli", "play", "--level", typed, "--plain"],
+            input="",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert "Bot (medio)" in done.stdout, (typed, done.stdout[-500:], done.stderr[-500:])
+    wrong = subprocess.run(
+        [sys.executable, "-m", "conquian.cli", "play", "--level", "mediano"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+    assert "'mediano'" in wrong.stderr and "'principiante'" in wrong.stderr

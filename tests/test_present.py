@@ -17,6 +17,7 @@ from conquian.actions import ActionKind
 from conquian.cards import DeckStyle, card_label, parse_cards_mask
 from conquian.game import Game
 from conquian.play.terminal_words import help_text
+from conquian.present.i18n import speaking
 from conquian.present.rules_text import (
     describe,
     flag_sentence,
@@ -43,6 +44,7 @@ from conquian.present.words import (
     situation,
     take_forms,
     take_short_forms,
+    to_play_note,
 )
 from conquian.rules import FLAG_NAMES, PRESETS, Rules, Scoring, find_rules
 from conquian.state import Outcome, Termination
@@ -294,6 +296,10 @@ def test_payment_lines() -> None:
     assert said(drawn, me, match_over=True) == []
     assert said(won, me, scoring=Scoring.POINTS) == ["You scored 3 points."]
     assert said(lost, watch, scoring=Scoring.POINTS) == ["Ben scored 3 points."]
+    with speaking("es"):  # NEWCOMER-ES: "te paga", not "le paga 3 a ti"
+        assert said(won, me) == ["Ben te paga 3."]
+        assert said(lost, watch) == ["Ana le paga 3 a Ben."]
+        assert (to_play_note(True), to_play_note()) == ("te toca", "le toca")
 
 
 # ------------------------------------------------------------------ cards carry the card

@@ -104,7 +104,7 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     if len(obs.tables) > 2 and p == (board.bottom + 1) % len(obs.tables):
         head += [Span(look.sep, DIM), Span(on_your_right_note(), DIM)]
     if obs.phase is not Phase.OVER and obs.to_act == p:
-        head += [Span(look.sep, DIM), Span(to_play_note(), TURN_STYLE)]
+        head += [Span(look.sep, DIM), Span(to_play_note(p == board.names.me), TURN_STYLE)]
     table_label, hand_label = player_labels()
     lines = [head, [Span(table_label), *melds_spans(look, obs.tables[p])]]
     if hand is not None:

@@ -27,9 +27,10 @@ from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.i18n import LANGUAGES, choose_language, use_language
+from ..present.words import level_word
 from ..rules import MAX_PLAYERS, MatchKind, Rules, find_rules
 from .replay import run_replay_step
-from .session import Session, ask_level, check_opponent, pick_default_level
+from .session import Session, ask_level, check_opponent, pick_default_level, read_level
 from .storage import PlayError, SavedMatch, Store
 from .terminal_words import (
     PERSON_NAME,
@@ -39,6 +40,7 @@ from .terminal_words import (
     command_error,
     deals_too_few,
     hotseat_names,
+    level_not_a_choice,
     level_ratings,
     no_save_found,
     opponent_chosen,
@@ -61,13 +63,26 @@ __all__ = [
 ]
 
 
+def level_option(text: str) -> str:
+    """``--level``: a level by its name in the language in use or in English.
+
+    >>> level_option("medium")
+    'medium'
+    """
+    level = read_level(text, list(LEVELS), "") if text.strip() else None
+    if not level:
+        raise argparse.ArgumentTypeError(level_not_a_choice(text, list(LEVELS)))
+    return level
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``conquian play``; sets ``func`` to :func:`cmd_play`."""
     words = play_help()
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
         "--level",
-        choices=list(LEVELS),
+        type=level_option,
+        metavar="{" + ",".join(level_word(level) for level in LEVELS) + "}",
         help=words["level"].format(ratings=level_ratings(LEVEL_RATINGS)),
     )
     who.add_argument(

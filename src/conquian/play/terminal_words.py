@@ -92,6 +92,7 @@ __all__ = [
     "illegal_bot_action",
     "keys_help",
     "level_menu",
+    "level_not_a_choice",
     "level_not_understood",
     "level_prompt",
     "level_ratings",
@@ -429,9 +430,19 @@ def opponent_chosen(level: str, rating: int | None = None) -> str:
     ).format(level=level_word(level), rating=rating, option=level)
 
 
+def level_not_a_choice(typed: str, levels: Sequence[str]) -> str:
+    """``--level`` given a name that is no level, in argparse's words and the language's
+    level names."""
+    choices = ", ".join(repr(level_word(level)) for level in levels)
+    return _("invalid choice: %(value)r (choose from %(choices)s)") % {
+        "value": typed,
+        "choices": choices,
+    }
+
+
 def level_ratings(ratings: dict[str, int]) -> str:
     """The levels with their ratings, as the help lists them: ``easy 823, medium 922``."""
-    return ", ".join(f"{level} {rating}" for level, rating in ratings.items())
+    return ", ".join(f"{level_word(level)} {rating}" for level, rating in ratings.items())
 
 
 def no_save_found(root: object) -> str:

@@ -312,7 +312,9 @@ class DealLog:
                 names.said(
                     p,
                     _("You forced {other} to take {card}"),
-                    _("{player} forced {other} to take {card}"),
+                    _("{player} forced you to take {card}")
+                    if refuser == names.me
+                    else _("{player} forced {other} to take {card}"),
                     other=names.obj(refuser),
                     card=c,
                 )
@@ -323,7 +325,9 @@ class DealLog:
                 names.said(
                     p,
                     _("You did not force {card} on {other}"),
-                    _("{player} did not force {card} on {other}"),
+                    _("{player} did not force {card} on you")
+                    if refuser == names.me
+                    else _("{player} did not force {card} on {other}"),
                     other=names.obj(refuser),
                     card=c,
                 )
@@ -745,7 +749,9 @@ def payment_lines(
                 names.said(
                     loser,
                     _("You pay {winner} {stake}."),
-                    _("{player} pays {winner} {stake}."),
+                    _("{player} pays you {stake}.")
+                    if winner == names.me
+                    else _("{player} pays {winner} {stake}."),
                     winner=names.obj(winner),
                     stake=value,
                 )
@@ -817,9 +823,10 @@ def dealer_note() -> str:
     return _("dealer")
 
 
-def to_play_note() -> str:
-    """Beside the name of the player to act."""
-    return _("to play")
+def to_play_note(mine: bool = False) -> str:
+    """Beside the name of the player to act (``mine``: the viewer)."""
+    # Translators: beside your own name on the table when you are to act ("te toca")
+    return _("your turn") if mine else _("to play")
 
 
 def last_moves_heading() -> str:
