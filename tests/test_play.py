@@ -788,6 +788,7 @@ def test_the_save_file_shows_no_hidden_card_and_a_changed_one_is_refused(tmp_pat
     assert set(data) == {
         "format",
         "saved_at",
+        "lang",
         "rules",
         "opponent",
         "names",

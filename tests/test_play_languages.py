@@ -14,6 +14,8 @@ import pexpect
 import pytest
 
 from conquian.cards import mask_indices
+from conquian.play.terminal_words import replay_label
+from conquian.present.i18n import speaking
 from conquian.records import load_record
 from conquian.rules import ALIASES, PRESETS
 from tests.test_i18n import english_words
@@ -376,3 +378,53 @@ def test_level_takes_the_language_s_level_names() -> None:
     )
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
     assert "'mediano'" in wrong.stderr and "'principiante'" in wrong.stderr
+
+
+def test_resume_goes_on_in_the_game_s_language_and_names_are_shown_in_it(tmp_path: Path) -> None:
+    """NEWCOMER-ES F8: a game started in Spanish resumes in Spanish without --lang; the
+    replay shows the stored "You" and "Bot (easy)" in the language in use."""
+    play = [sys.executable, "-m", "conquian.cli", "play", "--level", "easy", "--plain"]
+    save = ["--save-dir", str(tmp_path)]
+    spanish = {**os.environ, "LANG": "es_MX.UTF-8"}
+    english = {**os.environ, "LANG": "C.UTF-8"}
+    started = subprocess.run(
+        [*play, *save],
+        input="guardar\n",
+        capture_output=True,
+        text=True,
+        env=spanish,
+        timeout=120,
+    )
+    assert "Mano 1" in started.stdout, started.stdout[-800:]
+    assert (tmp_path / "saved-game.json").exists()
+    resumed = subprocess.run(
+        [sys.executable, "-m", "conquian.cli", "play", "--resume", "--plain", *save],
+        input="",
+        capture_output=True,
+        text=True,
+        env=english,
+        timeout=120,
+    )
+    assert "Mano 1" in resumed.stdout and "Deal 1" not in resumed.stdout, resumed.stdout[-800:]
+    told = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "conquian.cli",
+            "play",
+            "--resume",
+            "--plain",
+            "--lang",
+            "en",
+            *save,
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        env=spanish,
+        timeout=120,
+    )
+    assert "Deal 1" in told.stdout  # --lang says otherwise: it wins
+    with speaking("es"):
+        assert replay_label(0, "You") == "p0 Tú"
+        assert replay_label(1, "Bot (easy)") == "p1 Bot (fácil)"

@@ -24,9 +24,10 @@ from .play.cli import (
     run_replay_step,
     wants_replay_step,
 )
-from .play.terminal_words import speak_argparse
+from .play.terminal_words import PERSON_NAME, shown_name, speak_argparse
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
+from .present.words import Names
 from .records import (
     MATCH_FORMAT,
     GameRecord,
@@ -315,7 +316,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     unicode = "utf" in (sys.stdout.encoding or "").lower()
     look = CardLook(deck=find_rules(review.rules).deck_style, symbols=unicode)
-    name = review.players[player]
+    stored = review.players[player]
+    name = Names((stored,), me=0).obj(0) if stored == PERSON_NAME else shown_name(stored)
     print(plain(words.review_heading(name, player, settings.samples)))
     by_deal = [review.deal_decisions(deal) for deal in range(1, review.deals + 1)]
     for line in words.review_lines(by_deal, review.summary, look, unicode):

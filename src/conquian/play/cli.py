@@ -246,6 +246,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume and store.has_save():
         saved = store.load()
         resumed = True
+        if saved.lang and getattr(args, "lang", None) is None:
+            use_language(saved.lang)  # the game goes on in its language unless told another
         screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
     else:
         screen = make_screen(args.plain, _rules_of(args).deck_style)

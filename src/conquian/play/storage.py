@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConquianError, RecordError
+from ..present.i18n import LANGUAGES, current_language
 from ..records import GameRecord, MatchRecord
 from ..userdata import default_data_dir
 
@@ -59,6 +60,8 @@ class SavedMatch:
     records: list[str] = field(default_factory=list)
     """Where the finished deals' records were written."""
     saved_at: str = ""
+    lang: str = ""
+    """The language the game is played in (``es``); ``--resume`` goes on in it."""
 
     def to_json(self, key: bytes) -> str:
         """The save as JSON, its secrets sealed under ``key``."""
@@ -66,6 +69,7 @@ class SavedMatch:
         data: dict[str, Any] = {
             "format": SAVE_FORMAT,
             "saved_at": self.saved_at,
+            "lang": self.lang,
             "rules": self.rules,
             "opponent": self.opponent,
             "names": list(self.names),
@@ -109,6 +113,7 @@ class SavedMatch:
                 humans=tuple(int(h) for h in data["humans"]),
                 records=[str(r) for r in data.get("records", [])],
                 saved_at=str(data.get("saved_at", "")),
+                lang=_known_language(data.get("lang")),
             )
             if data["format"] == _SAVE_FORMAT_1:
                 saved.match = _match_from_first_format(saved, data)
@@ -117,6 +122,11 @@ class SavedMatch:
             return saved
         except (ValueError, KeyError, TypeError, RecordError, RecursionError) as exc:
             raise PlayError(f"The saved game cannot be read: {exc}.") from None
+
+
+def _known_language(code: Any) -> str:
+    """A save's language if it is one the program speaks, else "" (the environment's)."""
+    return code if isinstance(code, str) and code in LANGUAGES else ""
 
 
 def _keystream(key: bytes, nonce: bytes, size: int) -> bytes:
@@ -232,6 +242,7 @@ class Store:
     def save(self, saved: SavedMatch) -> None:
         """Write the save atomically (a crash leaves the previous save whole)."""
         saved.saved_at = _dt.datetime.now().isoformat(timespec="seconds")
+        saved.lang = current_language()
         _write_atomic(self.save_path, saved.to_json(self.key()))
 
     def delete(self) -> None:

@@ -139,6 +139,7 @@ __all__ = [
     "reviewing_text",
     "saved_message",
     "saved_where_line",
+    "shown_name",
     "speak_argparse",
     "stock_count",
     "thanks",
@@ -180,6 +181,22 @@ def bot_record_name(opponent: str) -> str:
     The replay viewer shortens a name at its first ``" ("``.
     """
     return f"{BOT_NAME} ({opponent})"
+
+
+def shown_name(stored: str) -> str:
+    """A name as a record or a save stores it, as the language in use shows it: the person
+    playing the bots as "you" (``Tú``), a bot with its level in the language (``Bot 1
+    (difícil)``); any other name as it is.
+
+    >>> shown_name("Ana"), shown_name("Bot 2 (hard)"), shown_name("You")
+    ('Ana', 'Bot 2 (hard)', 'You')
+    """
+    if stored == PERSON_NAME:
+        return person_label()
+    head, _sep, level = stored.partition(" (")
+    if level.endswith(")") and (head == BOT_NAME or head.startswith(BOT_NAME + " ")):
+        return bot_label(stored, level.removesuffix(")"))
+    return stored
 
 
 def bot_seat_name(seat: int) -> str:
@@ -828,8 +845,8 @@ def replay_title(filename: str) -> str:
 
 
 def replay_label(player: int, name: str) -> str:
-    """A player as headed in the replay viewer: ``p0 You``."""
-    return f"p{player} {name}"
+    """A player as headed in the replay viewer: ``p0 You`` (``p0 Tú`` in Spanish)."""
+    return f"p{player} {shown_name(name)}"
 
 
 def this_view_label(label: str) -> str:
