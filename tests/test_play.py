@@ -814,3 +814,29 @@ def test_the_save_file_shows_no_hidden_card_and_a_changed_one_is_refused(tmp_pat
     (tmp_path / SAVE_NAME).write_text(text)
     with pytest.raises(PlayError, match="key"):
         Store(tmp_path).load()
+
+
+def test_a_new_game_offers_the_saved_one_and_loses_none(tmp_path: Path) -> None:
+    """NEWCOMER-ES F9: starting a new game while one is saved asks whether to go on with
+    it; a no starts the new one and keeps the old save under a name of its own."""
+    first = Play(["--seed", "11", "--level", "easy"], tmp_path)
+    first.wait()
+    first.send("quit")
+    assert first.finish() == 0
+    again = Play(["--seed", "12", "--level", "easy"], tmp_path)
+    again.child.expect(r"Go on with it\? \[Y/n\]> ")
+    again.send("y")
+    again.wait()
+    assert "Resumed the game saved" in again.transcript()
+    again.send("quit")
+    assert again.finish() == 0
+    kept = json.loads((tmp_path / SAVE_NAME).read_text("utf-8"))
+    fresh = Play(["--seed", "13", "--level", "easy"], tmp_path)
+    fresh.child.expect(r"Go on with it\? \[Y/n\]> ")
+    fresh.send("n")
+    fresh.wait()
+    assert "was kept as" in fresh.transcript()
+    fresh.send("quit")
+    assert fresh.finish() == 0
+    backups = sorted(tmp_path.glob("saved-game.*.json"))
+    assert len(backups) == 1 and json.loads(backups[0].read_text("utf-8")) == kept

@@ -17,6 +17,7 @@ Wiring into :mod:`conquian.cli`::
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -30,7 +31,14 @@ from ..present.i18n import LANGUAGES, choose_language, use_language
 from ..present.words import level_word
 from ..rules import MAX_PLAYERS, MatchKind, Rules, find_rules
 from .replay import run_replay_step
-from .session import Session, ask_level, check_opponent, pick_default_level, read_level
+from .session import (
+    Session,
+    ask_level,
+    ask_yes,
+    check_opponent,
+    pick_default_level,
+    read_level,
+)
 from .storage import PlayError, SavedMatch, Store
 from .terminal_words import (
     PERSON_NAME,
@@ -38,6 +46,7 @@ from .terminal_words import (
     bot_record_name,
     bot_record_names,
     command_error,
+    continue_saved_prompt,
     deals_too_few,
     hotseat_names,
     level_not_a_choice,
@@ -238,6 +247,16 @@ def _new_saved(args: argparse.Namespace, screen: Screen) -> tuple[SavedMatch, st
     return saved, note
 
 
+def _saved_to_offer(store: Store) -> SavedMatch | None:
+    """The game saved in ``store``, if there is one that can be read."""
+    if not store.has_save():
+        return None
+    try:
+        return store.load()
+    except PlayError:
+        return None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """The ``conquian play`` handler."""
     store = Store(Path(args.save_dir) if args.save_dir else None)
@@ -251,14 +270,28 @@ def cmd_play(args: argparse.Namespace) -> int:
         screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
     else:
         screen = make_screen(args.plain, _rules_of(args).deck_style)
-        fresh = _new_saved(args, screen)
-        if fresh is None:
-            return 0
-        saved, note = fresh
+        waiting = _saved_to_offer(store) if _interactive(screen) and not args.resume else None
+        if waiting is not None and ask_yes(
+            screen, continue_saved_prompt(waiting.rules, waiting.saved_at)
+        ):
+            saved, resumed = waiting, True
+            if saved.lang and getattr(args, "lang", None) is None:
+                use_language(saved.lang)
+            screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
+        else:
+            fresh = _new_saved(args, screen)
+            if fresh is None:
+                return 0
+            saved, note = fresh
     if args.resume and not resumed:
         screen.say(no_save_found(store.root))
-    elif not resumed and store.has_save():
-        backup = store.save_path.with_name("saved-game.previous.json")
+    elif not resumed and store.has_save():  # never lost: moved aside under a name of its own
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        backup = store.save_path.with_name(f"saved-game.{stamp}.json")
+        number = 1
+        while backup.exists():
+            number += 1
+            backup = store.save_path.with_name(f"saved-game.{stamp}-{number}.json")
         store.save_path.replace(backup)
         screen.say(backup_kept(backup))
     session = Session(screen, store, saved, resume_command=_resume_command(args))

@@ -139,6 +139,17 @@ def _in_english(text: str) -> str:
     return " ".join([name, *words[1:]])
 
 
+def ask_yes(screen: Screen, prompt: str) -> bool:
+    """A yes-or-no answer at ``prompt`` (Enter: yes; quitting: no)."""
+    while True:
+        text = screen.ask(prompt).strip().lower()
+        if text == "" or text in yes_words():
+            return True
+        if text in no_words() or _in_english(text) in QUIT_WORDS:
+            return False
+        screen.error(answer_yes_or_no())
+
+
 class QuitRequest(Exception):
     """The user asked to stop; the game is saved."""
 
@@ -609,11 +620,16 @@ class Session:
         )
 
     def _ask_yes(self, prompt: str, review: bool = False) -> bool:
-        """A yes-or-no answer; with ``review``, the answer that asks for the review of the
-        deal just played shows it and asks again."""
+        if not review:
+            return ask_yes(self.screen, prompt)
+        return self._ask_yes_or_review(prompt)
+
+    def _ask_yes_or_review(self, prompt: str) -> bool:
+        """A yes-or-no answer, where the answer that asks for the review of the deal just
+        played shows it and asks again."""
         while True:
             text = self.screen.ask(prompt).strip().lower()
-            if review and self.last_record is not None and text in review_words():
+            if self.last_record is not None and text in review_words():
                 self._review_last_deal()
                 continue
             if text == "" or text in yes_words():

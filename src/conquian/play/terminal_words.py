@@ -79,6 +79,7 @@ __all__ = [
     "choose_number",
     "choose_prompt",
     "command_error",
+    "continue_saved_prompt",
     "dead_label",
     "deal_start_line",
     "deals_too_few",
@@ -262,6 +263,14 @@ def prompt_for(phase: Phase) -> str:
 def new_match_prompt() -> str:
     # Translators: Y and n are the answers typed (see yes_words and no_words)
     return _("new match? [Y/n]> ")
+
+
+def continue_saved_prompt(rules: str, when: str) -> str:
+    """A new game asked for while one is saved: go on with the saved one instead?"""
+    # Translators: Y and n are the answers typed (see yes_words and no_words)
+    return _("A game is saved ({rules} rules, {when}). Go on with it? [Y/n]> ").format(
+        rules=rules, when=when.replace("T", " ")
+    )
 
 
 def next_deal_prompt() -> str:
