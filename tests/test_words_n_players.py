@@ -9,6 +9,7 @@ import pytest
 
 from conquian.actions import ActionKind
 from conquian.game import Game
+from conquian.play.board import Board, board_lines
 from conquian.present.spans import CardLook, plain
 from conquian.present.words import (
     Names,
@@ -118,3 +119,42 @@ def test_the_outcome_shows_every_hand_it_is_given() -> None:
     assert any(t.strip().startswith("Your hand still held") for t in text)
     assert any(t.strip().startswith("Cy's hand still held") for t in text)
     assert not any("Ben's" in t for t in text)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_exchange_says_what_you_received_and_from_whom(players: int) -> None:
+    """NEWCOMER-ES F6: once every player has chosen, each player's log says who passed him
+    which card (the card his neighbour before him chose), and his hand marks it until he
+    moves; nobody is told what another seat chose or received."""
+    names = tuple(f"P{p}" for p in range(players))
+    game = Game(f"mexican,num_players={players}", seed=8, players=names)
+    rng = random.Random(8)
+    while game.state.phase is Phase.EXCHANGE:
+        game.push(rng.choice(game.legal_actions()))
+    chosen = {p: game.observation(p).passed for p in range(players)}
+    for me in range(players):
+        obs = game.observation(me)
+        giver = (me - 1) % players
+        assert obs.received == chosen[giver] >= 0
+        look = CardLook(deck=game.rules.deck_style)
+        lines = [
+            plain(line)
+            for line in describe_events(
+                obs.history, Names(names, me=me), look, game.rules.cards_to_win, obs.received
+            )
+        ]
+        told = [line for line in lines if "passed you" in line]
+        assert told == [f"P{giver} passed you {look.label(obs.received)}"]
+        others = {look.label(chosen[p]) for p in range(players) if p not in (me, giver)}
+        assert not any(label in line for line in lines for label in others)
+        board = Board(
+            obs=obs,
+            names=Names(names, me=me),
+            labels=names,
+            hands=tuple(obs.hand_mask if p == me else None for p in range(players)),
+            bottom=me,
+        )
+        marked = [
+            span for line in board_lines(board, look) for span in line if "underline" in span.style
+        ]
+        assert [span.card for span in marked] == [obs.received]  # nobody has moved since

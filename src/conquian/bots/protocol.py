@@ -280,6 +280,18 @@ def _signal_group(popen: subprocess.Popen[str], *, kill: bool) -> None:
             popen.terminate()
 
 
+_RUNNING: set[subprocess.Popen[str]] = set()
+"""The bot programs started in this process and not yet stopped (see :func:`kill_every_bot`)."""
+
+
+def kill_every_bot() -> None:
+    """SIGKILL to every bot program this process started and has not stopped, with every
+    process each started: safe in a signal handler (it takes no lock, so it cannot wait on
+    one the interrupted code holds), for a process about to exit at once."""
+    for popen in list(_RUNNING):
+        _signal_group(popen, kill=True)
+
+
 class _Process:
     """A running bot program with reader and writer threads, so that no read or write blocks.
 
@@ -303,6 +315,7 @@ class _Process:
             )
         except OSError as exc:
             raise BotFailure(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
+        _RUNNING.add(self.popen)
         self.lines: queue.Queue[str | None] = queue.Queue(maxsize=AHEAD_LINES)
         """The lines the program wrote, then None for the end of its output."""
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)
@@ -375,6 +388,7 @@ class _Process:
             _signal_group(self.popen, kill=True)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(5.0)
+        _RUNNING.discard(self.popen)
         self._stopped.set()  # a reader waiting to queue a line gives up
 
     def exit_text(self) -> str:
@@ -753,6 +767,7 @@ __all__ = [
     "act_message",
     "hello_message",
     "iter_lines",
+    "kill_every_bot",
     "new_deal_message",
     "read_message",
     "read_stderr",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..actions import ActionKind
 from ..cards import NUM_RANKS, NUM_SUITS, mask_indices
 from ..observation import Observation
 from ..present.spans import (
@@ -108,8 +109,29 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
     table_label, hand_label = player_labels()
     lines = [head, [Span(table_label), *melds_spans(look, obs.tables[p])]]
     if hand is not None:
-        lines.append([Span(hand_label), *hand_spans(look, hand)])
+        shown = hand_spans(look, hand)
+        new = _just_received(obs) if p == obs.viewer else -1
+        if new >= 0:  # the card the exchange brought, marked until the player's first move
+            shown = [
+                span._replace(style=f"{span.style} underline reverse".strip())
+                if span.card == new
+                else span
+                for span in shown
+            ]
+        lines.append([Span(hand_label), *shown])
     return lines
+
+
+def _just_received(obs: Observation) -> int:
+    """The card the viewer received in the exchange while he has not moved since (-1 else)."""
+    if obs.received < 0 or not obs.hand_mask >> obs.received & 1:
+        return -1
+    for event in reversed(obs.history):
+        if event.action.kind is ActionKind.EXCHANGE:
+            return obs.received
+        if event.player == obs.viewer:
+            return -1
+    return -1
 
 
 def board_lines(board: Board, look: CardLook) -> list[Line]:

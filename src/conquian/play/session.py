@@ -437,7 +437,8 @@ class Session:
         names = self._names(me)
         # as the viewer saw it (another player's exchange choice is hidden)
         history = obs.history if not neutral else tuple(e.seen_by(-1) for e in game.history)
-        log = describe_events(history, names, self.look, self.rules.cards_to_win)
+        received = -1 if neutral else obs.received
+        log = describe_events(history, names, self.look, self.rules.cards_to_win, received)
         board = Board(
             obs=obs,
             names=names,
@@ -595,8 +596,10 @@ class Session:
     def _show_log(self, p: int) -> None:
         game = self.game
         assert game is not None
-        history = game.observation(p).history  # as he saw it
-        lines = describe_events(history, self._names(p), self.look, self.rules.cards_to_win)
+        obs = game.observation(p)  # as he saw it
+        lines = describe_events(
+            obs.history, self._names(p), self.look, self.rules.cards_to_win, obs.received
+        )
         self.screen.say(log_heading(self.deal_number))
         if not lines:
             self.screen.say(no_moves_yet())

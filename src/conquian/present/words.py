@@ -184,13 +184,19 @@ def _take_line(
 
 
 def describe_events(
-    history: Sequence[PublicEvent], names: Names, look: CardLook, out_at: int = 11
+    history: Sequence[PublicEvent],
+    names: Names,
+    look: CardLook,
+    out_at: int = 11,
+    received: int = -1,
 ) -> list[Line]:
     """The moves of a deal in words, a take and its discard on one line.
 
-    ``out_at`` is the number of table cards that ends the deal (``rules.cards_to_win``).
+    ``out_at`` is the number of table cards that ends the deal (``rules.cards_to_win``);
+    ``received``: the card the viewer (``names.me``) received in the exchange
+    (:attr:`.Observation.received`), told once every player has chosen, with who passed it.
     """
-    log = DealLog(names, look, out_at)
+    log = DealLog(names, look, out_at, received)
     log.extend(history)
     return log.lines
 
@@ -211,10 +217,13 @@ class DealLog:
     (['You turned Ad and passed it'], 1)
     """
 
-    def __init__(self, names: Names, look: CardLook, out_at: int = 11) -> None:
+    def __init__(self, names: Names, look: CardLook, out_at: int = 11, received: int = -1) -> None:
         self.names = names
         self.look = look
         self.out_at = out_at
+        self.received = received
+        """The card the viewer received in the exchange (-1: none, or not yet)."""
+        self._exchanged = 0
         self.lines: list[Line] = []
         self.count = 0
         """The number of moves described."""
@@ -304,6 +313,17 @@ class DealLog:
                 lines.append(
                     names.said(
                         p, _("You chose a card to pass on"), _("{player} chose a card to pass on")
+                    )
+                )
+            self._exchanged += 1
+            me = names.me
+            if self._exchanged == len(names.names) and self.received >= 0 and me is not None:
+                giver = (me - 1) % len(names.names)  # each passes to the player after him
+                lines.append(
+                    fill(
+                        _("{player} passed you {card}"),
+                        player=names.names[giver],
+                        card=card_span(look, self.received),
                     )
                 )
         elif kind is ActionKind.FORCE:

@@ -31,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, Protocol, TypeVar
 
-from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure
+from ..bots.protocol import DEFAULT_TIME_LIMIT_MS, BotFailure, kill_every_bot
 from ..errors import ConquianError
 from ..rules import Rules, find_rules
 from .deal_player import CMD_PREFIX, ArenaConfig, PlayedGame, check_spec, derive_seed
@@ -379,12 +379,11 @@ class DuplicateConfig(ArenaConfig[GameResult]):
 
 # ------------------------------------------------------------ worker processes
 
-_worker_player: Any = None
-
 
 def _worker_terminated(signum: int, frame: FrameType | None) -> None:
-    if _worker_player is not None:
-        _worker_player.close(now=True)
+    # the interrupted code may hold a lock (a queue's, say) that stopping a bot takes:
+    # only signals here, and out at once
+    kill_every_bot()
     os._exit(1)
 
 
@@ -498,10 +497,9 @@ class _MatchConfig(Protocol):
 def _worker_main(config: _MatchConfig, link: Connection) -> None:
     """A worker process: play the chunks of deals the parent sends over ``link``, each
     answered with its result, until the ``None`` that ends the work."""
-    global _worker_player
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, _worker_terminated)  # the parent stops us: stop the bots
-    _worker_player = player = config.player()
+    player = config.player()
     try:
         while (chunk := link.recv()) is not None:
             try:
