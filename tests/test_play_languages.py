@@ -69,7 +69,7 @@ def without_code(text: str) -> str:
 @pytest.mark.parametrize(
     ("args", "players"),
     [
-        (["--seed", "3", "--level", "easy"], 2),
+        (["--seed", "3", "--level", "easy", "--rules", "standard"], 2),
         (["--seed", "4", "--level", "easy", "--rules", "tercerilla"], 3),
     ],
     ids=["two-players", "tercerilla"],
@@ -367,7 +367,7 @@ def test_level_takes_the_language_s_level_names() -> None:
             env=env,
             timeout=120,
         )
-        assert "Bot (medio)" in done.stdout, (typed, done.stdout[-500:], done.stderr[-500:])
+        assert "(medio)" in done.stdout, (typed, done.stdout[-500:], done.stderr[-500:])
     wrong = subprocess.run(
         [sys.executable, "-m", "conquian.cli", "play", "--level", "mediano"],
         input="",
@@ -428,3 +428,41 @@ def test_resume_goes_on_in_the_game_s_language_and_names_are_shown_in_it(tmp_pat
     with speaking("es"):
         assert replay_label(0, "You") == "p0 Tú"
         assert replay_label(1, "Bot (easy)") == "p1 Bot (fácil)"
+
+
+def test_in_spanish_the_mexican_game_comes_first_asking_how_many_play(tmp_path: Path) -> None:
+    """Issue 39's first item: in Spanish, without --rules, the first question is how many
+    play and the game is the Mexican one (Spanish deck); from a script, the tercerilla; in
+    English the classic two-player game stays first."""
+    play = Play(["--lang", "es", "--level", "easy"], tmp_path)
+    play.child.expect(r"jugadores \(2-4, Enter: 3\)> ")
+    assert "¿Cuántos juegan?" in ANSI.sub("", play.child.before)
+    play.send("5")
+    play.child.expect(r"jugadores \(2-4, Enter: 3\)> ")
+    assert "no es un número de jugadores" in ANSI.sub("", play.child.before)
+    play.send("2")
+    play.child.expect("> ")
+    assert "reglas mexican,num_players=2" in play.transcript()
+    play.send("guardar")
+    assert play.finish() == 0
+    spanish = {**os.environ, "LANG": "es_MX.UTF-8"}
+    english = {**os.environ, "LANG": "C.UTF-8"}
+    command = [sys.executable, "-m", "conquian.cli", "play", "--level", "easy", "--plain"]
+    scripted = subprocess.run(
+        [*command, "--save-dir", str(tmp_path / "es")],
+        input="",
+        capture_output=True,
+        text=True,
+        env=spanish,
+        timeout=120,
+    )
+    assert "reglas mexican" in scripted.stdout and "Bot 2 (fácil)" in scripted.stdout
+    classic = subprocess.run(
+        [*command, "--save-dir", str(tmp_path / "en")],
+        input="",
+        capture_output=True,
+        text=True,
+        env=english,
+        timeout=120,
+    )
+    assert "Bot (easy)" in classic.stdout and "rules mexican" not in classic.stdout

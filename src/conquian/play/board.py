@@ -32,6 +32,7 @@ from ..present.words import (
 )
 from ..state import Phase
 from .terminal_words import (
+    RECEIVED_STYLE,
     TURN_STYLE,
     dead_label,
     middle_labels,
@@ -113,7 +114,7 @@ def _player_lines(board: Board, p: int, look: CardLook) -> list[Line]:
         new = _just_received(obs) if p == obs.viewer else -1
         if new >= 0:  # the card the exchange brought, marked until the player's first move
             shown = [
-                span._replace(style=f"{span.style} underline reverse".strip())
+                span._replace(style=f"{span.style} {RECEIVED_STYLE}".strip())
                 if span.card == new
                 else span
                 for span in shown

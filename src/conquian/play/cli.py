@@ -27,13 +27,14 @@ from typing import Any
 from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
 from ..cards import DeckStyle
 from ..errors import ConquianError
-from ..present.i18n import LANGUAGES, choose_language, use_language
+from ..present.i18n import LANGUAGES, choose_language, current_language, use_language
 from ..present.words import level_word
 from ..rules import MAX_PLAYERS, MatchKind, Rules, find_rules
 from .replay import run_replay_step
 from .session import (
     Session,
     ask_level,
+    ask_players,
     ask_yes,
     check_opponent,
     pick_default_level,
@@ -101,7 +102,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help=words["bot"].format(names=", ".join(n for n in BOT_NAMES if n != "oracle")),
     )
     who.add_argument("--hotseat", action="store_true", help=words["hotseat"])
-    parser.add_argument("--rules", default="standard", help=words["rules"])
+    parser.add_argument("--rules", help=words["rules"])
     parser.add_argument(
         "--deals",
         type=int,
@@ -182,9 +183,19 @@ def _resume_command(args: argparse.Namespace) -> str:
     return resume_command(args.save_dir, args.plain)
 
 
+MEXICAN_FIRST = frozenset({"es"})
+"""The languages whose players are offered the Mexican game first (without ``--rules``)."""
+
+
+def first_game() -> str:
+    """The rules a new game has without ``--rules``: in Spanish the Mexican game (three
+    players, the tercerilla, unless the person says how many), else the standard one."""
+    return "mexican" if current_language() in MEXICAN_FIRST else "standard"
+
+
 def _rules_of(args: argparse.Namespace) -> Rules:
     """The rules of a new match from the options (``--rules``, ``--deck``, ``--deals``)."""
-    rules = find_rules(args.rules)
+    rules = find_rules(args.rules or first_game())
     if args.deck:
         rules = rules.with_flags(deck_style=DeckStyle(args.deck))
     if args.deals is not None:
@@ -205,6 +216,12 @@ def _new_saved(args: argparse.Namespace, screen: Screen) -> tuple[SavedMatch, st
     Without ``--level``, ``--bot`` or ``--hotseat``, a person at a terminal chooses the level
     from a menu (None if they quit there); otherwise the level is picked for this machine."""
     rules = _rules_of(args)
+    if args.rules is None and first_game() == "mexican" and _interactive(screen):
+        players = ask_players(screen)  # the Mexican game's first question
+        if players is None:
+            return None
+        args.rules = "mexican" if players == 3 else f"mexican,num_players={players}"
+        rules = _rules_of(args)
     seats = rules.num_players
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     bot_seed = random.Random(f"bot:{seed}").randrange(2**63)

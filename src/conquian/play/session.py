@@ -92,6 +92,9 @@ from .terminal_words import (
     other_rules_saved,
     pass_device_lines,
     person_label,
+    players_menu,
+    players_not_understood,
+    players_prompt,
     prompt_for,
     ready_prompt,
     record_lines,
@@ -216,6 +219,22 @@ def ask_level(screen: Screen, default: str, *, rated: bool) -> str | None:
         if level is not None:
             return level
         screen.error(level_not_understood(typed.strip(), len(levels), default))
+
+
+def ask_players(screen: Screen) -> int | None:
+    """How many play, asked before a new game of the Mexican form (Enter, or the end of
+    input: three, the tercerilla); None if the person asked to quit."""
+    screen.say(*players_menu())
+    while True:
+        try:
+            typed = screen.ask(players_prompt()).strip()
+        except EOFError:
+            return 3
+        if _in_english(typed).lower() in QUIT_WORDS:
+            return None
+        if typed in ("", "2", "3", "4"):
+            return int(typed or 3)
+        screen.error(players_not_understood(typed))
 
 
 def check_opponent(name: str) -> Bot:

@@ -62,6 +62,7 @@ __all__ = [
     "HELP_WIDTH",
     "MAX_SHORT_FORMS",
     "PERSON_NAME",
+    "RECEIVED_STYLE",
     "TERMINAL_WORDS",
     "TURN_STYLE",
     "also_spans",
@@ -122,6 +123,9 @@ __all__ = [
     "person_label",
     "play_help",
     "player_labels",
+    "players_menu",
+    "players_not_understood",
+    "players_prompt",
     "prompt_for",
     "ready_prompt",
     "record_edge",
@@ -156,6 +160,8 @@ __all__ = [
 ]
 
 TURN_STYLE = "bold yellow"
+RECEIVED_STYLE = "underline reverse"
+"""How the hand marks the card the exchange just brought."""
 """Style of what asks for the player's attention: whose turn it is, passing the device."""
 
 # ------------------------------------------------------------------ 1. names and titles
@@ -427,6 +433,28 @@ def level_menu(levels: Sequence[str], ratings: dict[str, int] | None, default: s
             ]
         )
     return lines
+
+
+def players_menu() -> list[Line]:
+    """The first question of a new game of the Mexican form: how many play."""
+    return [
+        [Span(_("How many play?"), BOLD)],
+        [Span("  2  "), Span(_("two players"))],
+        [Span("  3  "), Span(_("three: tercerilla")), Span(" (Enter)", DIM)],
+        [Span("  4  "), Span(_("four players"))],
+    ]
+
+
+def players_prompt() -> str:
+    """The prompt of :func:`players_menu`."""
+    return _("players (2-4, Enter: 3)> ")
+
+
+def players_not_understood(text: str) -> str:
+    """What was typed at the players' question is not 2, 3 or 4."""
+    return _("{typed!r} is not a number of players: type 2, 3 or 4, or press Enter for 3.").format(
+        typed=text
+    )
 
 
 def level_prompt(count: int, default: str) -> str:
@@ -963,7 +991,10 @@ def play_help() -> dict[str, str]:
         ),
         "bot": _("opponent by bot name: {names}"),
         "hotseat": _("two to four people take turns at this screen"),
-        "rules": _("rules preset or spec (default standard)"),
+        "rules": _(
+            "rules preset or spec (default: in Spanish the Mexican game, asking how many "
+            "play; else standard)"
+        ),
         "deals": _(
             "play a match of N deals (default: the rules' match, standard: until a deal is won)"
         ),
