@@ -760,6 +760,13 @@ def test_a_deal_in_spanish_has_no_english_left_and_the_menu_changes_the_language
     expect(page.locator("#rules-how h2").first).to_be_visible()
     look("rules")
     page.goto(server + "/#/")
+    # their game first (issue 39): the tercerilla is offered first, and the page speaks of it
+    expect(page.locator("#game-rules")).to_have_value("tercerilla")
+    expect(page.locator("#pitch")).to_contain_text("México")
+    expect(page.locator("#how-to-play")).to_have_attribute("href", "#/rules/mexican")
+    page.select_option("#game-rules", "standard")  # this test plays the two-player game
+    expect(page.locator("#pitch")).to_contain_text("11")
+    expect(page.locator("#how-to-play")).to_have_attribute("href", "#/rules")
     page.fill("#name", "Ana")
     page.check("input[name=level][value=easy]")
     page.click("#play-bot")
@@ -822,6 +829,8 @@ def test_a_deal_in_spanish_has_no_english_left_and_the_menu_changes_the_language
     look("the end of the replay")
     page.goto(server + "/#/")
     page.fill("#name", "Ana")
+    expect(page.locator("#play-friend")).to_have_text("Crear una partida para amigos")  # tercerilla
+    page.select_option("#game-rules", "standard")
     expect(page.locator("#play-friend")).to_have_text("Crear una partida para un amigo")
     page.click("#play-friend")
     expect(page.locator("#invite-1")).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)

@@ -74,9 +74,11 @@ const deckChoice = () => {
  * header's menu shows it. */
 export const deck = () => asDeck(deckSelect.value);
 
-/** Draw the cards in the deck chosen, else in the French deck (a screen of no game). */
-export function defaultDeck() {
-  deckSelect.value = deckChoice() || "french";
+/** Draw the cards in the deck chosen, else in ``first`` (a screen of no game: the deck of
+ * the game offered first).
+ * @param {string} [first] */
+export function defaultDeck(first = "french") {
+  deckSelect.value = deckChoice() || first;
 }
 
 /** Draw the cards of a game in its rules' deck, unless the reader chose one.

@@ -11,13 +11,30 @@ import { escapeHTML as esc, language, t, tn } from "./words.js";
  * @typedef {[string, string, number, string]} GameKind
  */
 
-/** @returns {GameKind[]} */
-export const games = () => [
-  ["standard", t("Two players (standard)"), 2, "standard"],
-  ["tercerilla", t("Three players: tercerilla (Mexican)"), 3, "mexican"],
-  ["mexican,num_players=4", t("Four players (Mexican)"), 4, "mexican,num_players=4"],
-  ["mexican,num_players=2", t("Two players, Mexican"), 2, "mexican,num_players=2"],
-];
+/** The languages whose players are offered the Mexican game first. */
+const MEXICAN_FIRST = ["es"];
+
+/** The kinds of game, the first the one offered first: in Spanish the Mexican game by how
+ * many play (three, the tercerilla, first), elsewhere the classic two-player game.
+ * @returns {GameKind[]} */
+export const games = () => {
+  const classic = /** @type {GameKind} */ (["standard", t("Two players (standard)"), 2, "standard"]);
+  /** @type {GameKind[]} */
+  const mexican = [
+    ["tercerilla", t("Three players: tercerilla (Mexican)"), 3, "mexican"],
+    ["mexican,num_players=2", t("Two players, Mexican"), 2, "mexican,num_players=2"],
+    ["mexican,num_players=4", t("Four players (Mexican)"), 4, "mexican,num_players=4"],
+  ];
+  return MEXICAN_FIRST.includes(language().split("-")[0]) ? [...mexican, classic] : [classic, ...mexican];
+};
+
+/** What the home page says of a kind of game (its spec as the server gives it back).
+ * @param {string} spec */
+export function gamePitch(spec) {
+  return spec === "standard"
+    ? t("The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win; every card you take goes straight onto your table.")
+    : t("Conquián as it is played in Mexico: two to four players, the Spanish deck, eight cards each and a card passed round in the exchange; lay down nine to go out.");
+}
 /** The computer's levels: [value sent, label].
  * @returns {[string, string][]} */
 export const levels = () => [

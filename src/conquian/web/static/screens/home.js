@@ -4,7 +4,7 @@
 import { card } from "../html.js";
 import { myGames, remember, rememberShuffle, saveName, savedName } from "../memory.js";
 import { api, app, byId, defaultDeck, deck, element, errorText, toast } from "../page.js";
-import { games, levelWord, levels, seatWords } from "../seats.js";
+import { gamePitch, games, levelWord, levels, seatWords } from "../seats.js";
 import { escapeHTML as esc, language, t } from "../words.js";
 import { loadLobby } from "./lobby.js";
 
@@ -19,7 +19,7 @@ const ratings = () =>
 /** @returns {Screen} */
 export function showHome() {
   const name = savedName();
-  defaultDeck();
+  defaultDeck(games()[0][3] === "standard" ? "french" : "spanish");
   document.title = t("Conquian");
   const mine = myGames();
   const said = seatWords();
@@ -29,11 +29,11 @@ export function showHome() {
   app.innerHTML = `
     <section class="home">
       <div class="hero">
-        <div class="fan">${["Ah", "2h", "3h"].map((c) => card(c, deck())).join("")}</div>
+        <div class="fan" id="fan">${["Ah", "2h", "3h"].map((c) => card(c, deck())).join("")}</div>
         <div>
           <h1>${esc(t("Conquian"))}</h1>
-          <p>${esc(t("The two-player, 40-card ancestor of rummy. Meld exactly 11 cards to win; every card you take goes straight onto your table."))}
-          <a href="#/rules">${esc(t("How to play"))}</a></p>
+          <p><span id="pitch">${esc(gamePitch(games()[0][3]))}</span>
+          <a href="#/rules${games()[0][3] === "standard" ? "" : "/mexican"}" id="how-to-play">${esc(t("How to play"))}</a></p>
         </div>
       </div>
       <form id="new-game" class="panel">
@@ -100,7 +100,17 @@ export function showHome() {
     summary.textContent = summary.hidden ? "" : said.pickSummary(people, bots);
     byId("play-friend").textContent = said.createButton(people, bots);
   };
-  rulesSelect.addEventListener("change", drawPicks);
+  const sayGame = () => {
+    const spec = game()[3];
+    byId("pitch").textContent = gamePitch(spec); // the page's words follow the game chosen
+    byId("how-to-play").setAttribute("href", spec === "standard" ? "#/rules" : "#/rules/mexican");
+    defaultDeck(spec === "standard" ? "french" : "spanish");
+    byId("fan").innerHTML = ["Ah", "2h", "3h"].map((c) => card(c, deck())).join("");
+  };
+  rulesSelect.addEventListener("change", () => {
+    drawPicks();
+    sayGame();
+  });
   drawPicks();
   let starting = false;
   /** @param {"bot" | "seats"} mode */
