@@ -644,6 +644,7 @@ def test_the_page_installs_and_opens_offline_with_a_notice(
     )
     assert manifest[0].startswith("application/manifest+json")
     assert manifest[1]["display"] == "standalone"
+    assert manifest[1]["name"] == manifest[1]["short_name"] == "Conquián"  # as its players write it
     assert {i["sizes"] for i in manifest[1]["icons"]} >= {"192x192", "512x512", "any"}
     page.wait_for_function("navigator.serviceWorker.ready.then(r => !!r.active)", timeout=WAIT_MS)
     page.reload()  # now the worker controls the page and has kept its files
