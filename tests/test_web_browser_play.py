@@ -593,6 +593,60 @@ def test_reduced_motion_moves_nothing_and_hints_the_creator_turned_off_are_not_o
     assert not page.errors and not csp_violations(page)  # type: ignore[attr-defined]
 
 
+CONTRAST_JS = """(element) => {
+  // WCAG's contrast of an element's text over what is drawn behind it (its own background
+  // blended over its ancestors' until an opaque one)
+  const rgba = (text) => (text.match(/[\\d.]+/g) || []).map(Number).concat([1]).slice(0, 4);
+  const over = (top, below) => top.slice(0, 3).map((c, i) => c * top[3] + below[i] * (1 - top[3]));
+  let back = [255, 255, 255];
+  const layers = [];
+  for (let el = element; el; el = el.parentElement) {
+    const colour = rgba(getComputedStyle(el).backgroundColor);
+    if (colour[3] > 0) layers.push(colour);
+    if (colour[3] === 1) break;
+  }
+  for (const layer of layers.reverse()) back = over(layer, back);
+  const text = over(rgba(getComputedStyle(element).color), back);
+  const lum = (c) => {
+    const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(text), lum(back)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_the_banners_and_notices_can_be_read(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
+) -> None:
+    """NEWCOMER-ES F5: the banner shown while the connection is lost was red text on red.
+    Every banner and notice of the game page, drawn where the page draws it, has a contrast
+    of at least 4.5:1 (WCAG AA)."""
+    server, _ = served
+    page = open_page(context, browser, **DESKTOP)
+    play_the_computer(page, server)
+    page.wait_for_function(READY_JS, timeout=WAIT_MS)
+    kinds = page.evaluate(
+        """async () => {
+      const b = await import('/static/game/banners.js');
+      const region = document.querySelector('.field .region') || document.querySelector('#app');
+      region.insertAdjacentHTML('afterbegin',
+        `<div id="probe">${b.offlineBanner({offline: true})}${b.watchingBanner()}</div>`);
+      return [...document.querySelectorAll('#probe .banner')].map((el) => el.className);
+    }"""
+    )
+    assert len(kinds) == 2 and "error" in kinds[0], kinds
+    for banner in page.locator("#probe .banner").all():
+        ratio = banner.evaluate(CONTRAST_JS)
+        assert ratio >= 4.5, (banner.get_attribute("class"), banner.inner_text(), ratio)
+    for kind in ("error", "info"):
+        page.evaluate(
+            "async (kind) => (await import('/static/page.js')).toast('Una prueba', kind)", kind
+        )
+        ratio = page.locator("#toast").evaluate(CONTRAST_JS)
+        assert ratio >= 4.5, (kind, ratio)
+
+
 # ------------------------------------------------------------------ joining
 
 
