@@ -180,6 +180,8 @@ def decide(page: Page, *, touch: bool, checked_toast: list[bool] | None = None) 
             # a discard with no card picked is refused in a toast that covers nothing
             tap("#btn-discard")
             expect(page.locator("#toast.show")).to_be_visible()
+            said = page.locator("#toast").inner_text()  # touch words: no "double-click"
+            assert "tap" in said and "double" not in said, said
             toast = page.locator("#toast").bounding_box()
             assert toast is not None
             for what in ("#hand", "#actions"):

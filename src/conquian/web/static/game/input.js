@@ -148,7 +148,12 @@ function discard(ctl, verb) {
   const found = discardAction(ctl.get(), verb);
   if ("action" in found) return ctl.act(found.action);
   if ("pick" in found) {
-    toast(verb === "discard" ? t("Pick the one card to discard (or double-click it).") : t("Pick the one card to pass on (or double-click it)."), "error");
+    toast(
+      verb === "discard"
+        ? t("First pick the card to discard: tap or click it (twice discards it at once).")
+        : t("First pick the card to pass on: tap or click it (twice passes it at once)."),
+      "error",
+    );
     return;
   }
   const label = cardLabel(found.cannot, ctl.deck());
