@@ -228,7 +228,10 @@ export function gameDrawer() {
     // the button to press next has the focus (before the boxes are read: one layout for both)
     const next = document.getElementById("btn-next");
     const choice = document.querySelector(".choice");
-    if (changed.has("overlay") && next) next.focus();
+    if (changed.has("overlay") && next) {
+      next.focus({ preventScroll: true }); // Enter goes on; the dialog opens at its headline
+      document.getElementById("summary-title")?.scrollIntoView({ block: "nearest" });
+    }
     else if (changed.has("chooser") && game.chooser && choice instanceof HTMLElement) choice.focus();
     // the cards that moved travel from where they were: every box is read (one layout), then
     // the animations start
