@@ -310,7 +310,7 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
     title = page.locator("#summary-title").bounding_box()
     viewport = page.viewport_size
     assert title is not None and viewport is not None
-    assert 0 <= title["y"] and title["y"] + title["height"] <= viewport["height"], title
+    assert title["y"] >= 0 and title["y"] + title["height"] <= viewport["height"], title
     assert page.evaluate("document.activeElement && document.activeElement.id") == "btn-next"
     # the end of the deal: every table and every hand face up, the next deal not yet shown
     ended = last_deal_frame(frames)
