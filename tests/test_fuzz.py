@@ -1352,15 +1352,10 @@ def test_fuzz_http_paths(tmp_path: Path) -> None:
     """L1 and the like: whatever a path holds where a deal's number (of a finished game) or
     a game's id goes, the answer is a documented status with a JSON error, never a 500."""
     from starlette.testclient import TestClient
-    from web_helpers import hello, play_to_the_end_of_deal
+    from web_helpers import finished_bot_game
 
     with TestClient(web.create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", bot_delay=0)) as c:
-        request = {"mode": "bot", "level": "easy", "name": "Ana"}
-        request["rules"] = "standard,match=n_deals,match_target=1"
-        made = c.post("/api/games", json=request).json()
-        with c.websocket_connect(f"/ws/{made['id']}") as ws:
-            ws.send_text(hello(made["token"]))
-            play_to_the_end_of_deal(ws, 1, random.Random(2))
+        game_id = finished_bot_game(c, 2)
 
         @examples(150)
         @given(
@@ -1370,7 +1365,7 @@ def test_fuzz_http_paths(tmp_path: Path) -> None:
         def fuzz(route: str, token: str) -> None:
             path = route.format(urllib.parse.quote(token, safe="%", errors="surrogatepass"))
             if route.startswith(("records", "replay")):  # a deal of the finished game
-                path = f"{made['id']}/{path}"
+                path = f"{game_id}/{path}"
             answer = c.get(f"/api/games/{path}")
             assert answer.status_code in (200, 400, 403, 404, 405), (answer, path[:80])
             if answer.status_code != 200 and answer.headers["content-type"].startswith("app"):

@@ -816,6 +816,18 @@ def test_the_save_file_shows_no_hidden_card_and_a_changed_one_is_refused(tmp_pat
         Store(tmp_path).load()
 
 
+def answer_the_offer(save_dir: Path, seed: str, answer: str, said: str) -> None:
+    """Start a new game where one is saved, answer its offer to go on with the saved one,
+    see ``said``, and quit."""
+    play = Play(["--seed", seed, "--level", "easy"], save_dir)
+    play.child.expect(r"Go on with it\? \[Y/n\]> ")
+    play.send(answer)
+    play.wait()
+    assert said in play.transcript()
+    play.send("quit")
+    assert play.finish() == 0
+
+
 def test_a_new_game_offers_the_saved_one_and_loses_none(tmp_path: Path) -> None:
     """NEWCOMER-ES F9: starting a new game while one is saved asks whether to go on with
     it; a no starts the new one and keeps the old save under a name of its own."""
@@ -823,20 +835,8 @@ def test_a_new_game_offers_the_saved_one_and_loses_none(tmp_path: Path) -> None:
     first.wait()
     first.send("quit")
     assert first.finish() == 0
-    again = Play(["--seed", "12", "--level", "easy"], tmp_path)
-    again.child.expect(r"Go on with it\? \[Y/n\]> ")
-    again.send("y")
-    again.wait()
-    assert "Resumed the game saved" in again.transcript()
-    again.send("quit")
-    assert again.finish() == 0
+    answer_the_offer(tmp_path, "12", "y", "Resumed the game saved")
     kept = json.loads((tmp_path / SAVE_NAME).read_text("utf-8"))
-    fresh = Play(["--seed", "13", "--level", "easy"], tmp_path)
-    fresh.child.expect(r"Go on with it\? \[Y/n\]> ")
-    fresh.send("n")
-    fresh.wait()
-    assert "was kept as" in fresh.transcript()
-    fresh.send("quit")
-    assert fresh.finish() == 0
+    answer_the_offer(tmp_path, "13", "n", "was kept as")
     backups = sorted(tmp_path.glob("saved-game.*.json"))
     assert len(backups) == 1 and json.loads(backups[0].read_text("utf-8")) == kept

@@ -354,28 +354,29 @@ def test_a_few_moves_typed_in_the_language(tmp_path: Path, code: str) -> None:
     assert not re.search(r"^  (?:quit|hint|log)\s", transcript, re.MULTILINE)
 
 
+SPANISH, ENGLISH = "es_MX.UTF-8", "C.UTF-8"
+"""The LANG of a Mexican player's machine, and of one in no language."""
+
+
+def conquian_play(lang: str, *args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
+    """``conquian play ARGS`` as a process under ``LANG=lang``, ``typed`` its input."""
+    return subprocess.run(
+        [sys.executable, "-m", "conquian.cli", "play", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LANG": lang},
+        timeout=120,
+    )
+
+
 def test_level_takes_the_language_s_level_names() -> None:
     """NEWCOMER-ES F14: --level medio is the medium level in Spanish; English names work too;
     a wrong one is refused naming the Spanish choices."""
-    env = {**os.environ, "LANG": "es_MX.UTF-8"}
     for typed in ("medio", "medium"):
-        done = subprocess.run(
-            [sys.executable, "-m", "conquian.cli", "play", "--level", typed, "--plain"],
-            input="",
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=120,
-        )
+        done = conquian_play(SPANISH, "--level", typed, "--plain")
         assert "(medio)" in done.stdout, (typed, done.stdout[-500:], done.stderr[-500:])
-    wrong = subprocess.run(
-        [sys.executable, "-m", "conquian.cli", "play", "--level", "mediano"],
-        input="",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    wrong = conquian_play(SPANISH, "--level", "mediano")
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
     assert "'mediano'" in wrong.stderr and "'principiante'" in wrong.stderr
 
@@ -383,47 +384,13 @@ def test_level_takes_the_language_s_level_names() -> None:
 def test_resume_goes_on_in_the_game_s_language_and_names_are_shown_in_it(tmp_path: Path) -> None:
     """NEWCOMER-ES F8: a game started in Spanish resumes in Spanish without --lang; the
     replay shows the stored "You" and "Bot (easy)" in the language in use."""
-    play = [sys.executable, "-m", "conquian.cli", "play", "--level", "easy", "--plain"]
     save = ["--save-dir", str(tmp_path)]
-    spanish = {**os.environ, "LANG": "es_MX.UTF-8"}
-    english = {**os.environ, "LANG": "C.UTF-8"}
-    started = subprocess.run(
-        [*play, *save],
-        input="guardar\n",
-        capture_output=True,
-        text=True,
-        env=spanish,
-        timeout=120,
-    )
+    started = conquian_play(SPANISH, "--level", "easy", "--plain", *save, typed="guardar\n")
     assert "Mano 1" in started.stdout, started.stdout[-800:]
     assert (tmp_path / "saved-game.json").exists()
-    resumed = subprocess.run(
-        [sys.executable, "-m", "conquian.cli", "play", "--resume", "--plain", *save],
-        input="",
-        capture_output=True,
-        text=True,
-        env=english,
-        timeout=120,
-    )
+    resumed = conquian_play(ENGLISH, "--resume", "--plain", *save)
     assert "Mano 1" in resumed.stdout and "Deal 1" not in resumed.stdout, resumed.stdout[-800:]
-    told = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "conquian.cli",
-            "play",
-            "--resume",
-            "--plain",
-            "--lang",
-            "en",
-            *save,
-        ],
-        input="",
-        capture_output=True,
-        text=True,
-        env=spanish,
-        timeout=120,
-    )
+    told = conquian_play(SPANISH, "--resume", "--plain", "--lang", "en", *save)
     assert "Deal 1" in told.stdout  # --lang says otherwise: it wins
     with speaking("es"):
         assert replay_label(0, "You") == "p0 Tú"
@@ -445,24 +412,8 @@ def test_in_spanish_the_mexican_game_comes_first_asking_how_many_play(tmp_path: 
     assert "reglas mexican,num_players=2" in play.transcript()
     play.send("guardar")
     assert play.finish() == 0
-    spanish = {**os.environ, "LANG": "es_MX.UTF-8"}
-    english = {**os.environ, "LANG": "C.UTF-8"}
-    command = [sys.executable, "-m", "conquian.cli", "play", "--level", "easy", "--plain"]
-    scripted = subprocess.run(
-        [*command, "--save-dir", str(tmp_path / "es")],
-        input="",
-        capture_output=True,
-        text=True,
-        env=spanish,
-        timeout=120,
-    )
+    options = ["--level", "easy", "--plain", "--save-dir"]
+    scripted = conquian_play(SPANISH, *options, str(tmp_path / "es"))
     assert "reglas mexican" in scripted.stdout and "Bot 2 (fácil)" in scripted.stdout
-    classic = subprocess.run(
-        [*command, "--save-dir", str(tmp_path / "en")],
-        input="",
-        capture_output=True,
-        text=True,
-        env=english,
-        timeout=120,
-    )
+    classic = conquian_play(ENGLISH, *options, str(tmp_path / "en"))
     assert "Bot (easy)" in classic.stdout and "rules mexican" not in classic.stdout

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import hello, play_to_the_end_of_deal, strict_json
+from web_helpers import finished_bot_game, strict_json
 
 from conquian.web.app import create_app
 
@@ -26,14 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 def finished_game(client: TestClient) -> str:
     """The id of a one-deal game against the computer, played to its end."""
-    request = {"mode": "bot", "level": "easy", "name": "Ana"}
-    request["rules"] = "standard,match=n_deals,match_target=1"
-    made = client.post("/api/games", json=request).json()
-    with client.websocket_connect(f"/ws/{made['id']}") as ws:
-        ws.send_text(hello(made["token"]))
-        play_to_the_end_of_deal(ws, 1, random.Random(3))
-    game_id: str = made["id"]
-    return game_id
+    return finished_bot_game(client, 3)
 
 
 @pytest.mark.parametrize("deal", ["²", "➋", "1" * 5000, "1" * 10, "-1", "1.0"])

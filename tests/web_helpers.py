@@ -380,3 +380,16 @@ def play_to_the_end_of_deal(ws: Any, deal: int, rng: random.Random) -> dict[str,
         if legal:
             ws.send_text(json.dumps({"type": "act", "action": rng.choice(legal), "id": msg_id}))
             msg_id, waiting = msg_id + 1, True
+
+
+def finished_bot_game(client: Any, seed: int) -> str:
+    """The id of a one-deal game against the easy computer, played to its end at random
+    (``seed``) through ``client`` (a Starlette ``TestClient``)."""
+    request = {"mode": "bot", "level": "easy", "name": "Ana"}
+    request["rules"] = "standard,match=n_deals,match_target=1"
+    made = client.post("/api/games", json=request).json()
+    with client.websocket_connect(f"/ws/{made['id']}") as ws:
+        ws.send_text(hello(made["token"]))
+        play_to_the_end_of_deal(ws, 1, random.Random(seed))
+    game_id: str = made["id"]
+    return game_id

@@ -264,6 +264,12 @@ def _new_saved(args: argparse.Namespace, screen: Screen) -> tuple[SavedMatch, st
     return saved, note
 
 
+def _speak_as_saved(saved: SavedMatch, args: argparse.Namespace) -> None:
+    """A saved game goes on in its language, unless ``--lang`` says another."""
+    if saved.lang and getattr(args, "lang", None) is None:
+        use_language(saved.lang)
+
+
 def _saved_to_offer(store: Store) -> SavedMatch | None:
     """The game saved in ``store``, if there is one that can be read."""
     if not store.has_save():
@@ -282,8 +288,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume and store.has_save():
         saved = store.load()
         resumed = True
-        if saved.lang and getattr(args, "lang", None) is None:
-            use_language(saved.lang)  # the game goes on in its language unless told another
+        _speak_as_saved(saved, args)
         screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
     else:
         screen = make_screen(args.plain, _rules_of(args).deck_style)
@@ -292,8 +297,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             screen, continue_saved_prompt(waiting.rules, waiting.saved_at)
         ):
             saved, resumed = waiting, True
-            if saved.lang and getattr(args, "lang", None) is None:
-                use_language(saved.lang)
+            _speak_as_saved(saved, args)
             screen = make_screen(args.plain, find_rules(saved.rules).deck_style)
         else:
             fresh = _new_saved(args, screen)

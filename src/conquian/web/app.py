@@ -98,6 +98,7 @@ from starlette.websockets import WebSocket
 from ..bots import LEVEL_RATINGS
 from ..cards import mask_labels
 from ..errors import ConquianError
+from ..notation import small_number
 from ..observation import observe_public
 from ..present.i18n import current_language, speaking
 from ..present.rules_text import EM, describe, how_to_play, rules_heading
@@ -110,7 +111,7 @@ from . import messages, words
 from .database import default_db_url, open_store
 from .hub import Hub, shuffle_offer
 from .languages import WEB_WORDS, Speaking, catalogue
-from .requests import UserError, read_join, read_new_match, read_number
+from .requests import UserError, read_join, read_new_match
 from .security import (
     JsonError,
     OriginPolicy,
@@ -400,7 +401,7 @@ async def list_records(request: Request) -> Response:
 async def _record(request: Request) -> tuple[int, str]:
     match_id = request.path_params["match_id"]
     deal_text = request.path_params["deal"]
-    number = read_number(deal_text)
+    number = small_number(deal_text)
     if number is None:
         raise UserError(
             _("The deal must be a number, got {deal}.").format(deal=repr(deal_text[:20]))

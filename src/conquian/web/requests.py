@@ -123,18 +123,6 @@ def echo_id(value: Any) -> Any:
     return None
 
 
-def read_number(text: str) -> int | None:
-    """A whole number written in ASCII digits, at most nine of them (None for anything else:
-    ``²``, ``➋`` or 5,000 digits are not numbers here, though ``str.isdigit`` says so).
-
-    >>> read_number("12"), read_number("²"), read_number("1" * 10), read_number("-1")
-    (12, None, None, None)
-    """
-    if text.isascii() and text.isdigit() and len(text) <= 9:
-        return int(text)
-    return None
-
-
 def read_action(text: Any) -> Action:
     """The action of an ``act`` message, in the engine's notation (``take 5c6c7c``).
 
