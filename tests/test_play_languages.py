@@ -354,7 +354,7 @@ def test_a_few_moves_typed_in_the_language(tmp_path: Path, code: str) -> None:
     assert not re.search(r"^  (?:quit|hint|log)\s", transcript, re.MULTILINE)
 
 
-SPANISH, ENGLISH = "es_MX.UTF-8", "C.UTF-8"
+ES_LANG, C_LANG = "es_MX.UTF-8", "C.UTF-8"
 """The LANG of a Mexican player's machine, and of one in no language."""
 
 
@@ -374,9 +374,9 @@ def test_level_takes_the_language_s_level_names() -> None:
     """NEWCOMER-ES F14: --level medio is the medium level in Spanish; English names work too;
     a wrong one is refused naming the Spanish choices."""
     for typed in ("medio", "medium"):
-        done = conquian_play(SPANISH, "--level", typed, "--plain")
+        done = conquian_play(ES_LANG, "--level", typed, "--plain")
         assert "(medio)" in done.stdout, (typed, done.stdout[-500:], done.stderr[-500:])
-    wrong = conquian_play(SPANISH, "--level", "mediano")
+    wrong = conquian_play(ES_LANG, "--level", "mediano")
     assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
     assert "'mediano'" in wrong.stderr and "'principiante'" in wrong.stderr
 
@@ -385,12 +385,12 @@ def test_resume_goes_on_in_the_game_s_language_and_names_are_shown_in_it(tmp_pat
     """NEWCOMER-ES F8: a game started in Spanish resumes in Spanish without --lang; the
     replay shows the stored "You" and "Bot (easy)" in the language in use."""
     save = ["--save-dir", str(tmp_path)]
-    started = conquian_play(SPANISH, "--level", "easy", "--plain", *save, typed="guardar\n")
+    started = conquian_play(ES_LANG, "--level", "easy", "--plain", *save, typed="guardar\n")
     assert "Mano 1" in started.stdout, started.stdout[-800:]
     assert (tmp_path / "saved-game.json").exists()
-    resumed = conquian_play(ENGLISH, "--resume", "--plain", *save)
+    resumed = conquian_play(C_LANG, "--resume", "--plain", *save)
     assert "Mano 1" in resumed.stdout and "Deal 1" not in resumed.stdout, resumed.stdout[-800:]
-    told = conquian_play(SPANISH, "--resume", "--plain", "--lang", "en", *save)
+    told = conquian_play(ES_LANG, "--resume", "--plain", "--lang", "en", *save)
     assert "Deal 1" in told.stdout  # --lang says otherwise: it wins
     with speaking("es"):
         assert replay_label(0, "You") == "p0 Tú"
@@ -413,7 +413,7 @@ def test_in_spanish_the_mexican_game_comes_first_asking_how_many_play(tmp_path: 
     play.send("guardar")
     assert play.finish() == 0
     options = ["--level", "easy", "--plain", "--save-dir"]
-    scripted = conquian_play(SPANISH, *options, str(tmp_path / "es"))
+    scripted = conquian_play(ES_LANG, *options, str(tmp_path / "es"))
     assert "reglas mexican" in scripted.stdout and "Bot 2 (fácil)" in scripted.stdout
-    classic = conquian_play(ENGLISH, *options, str(tmp_path / "en"))
+    classic = conquian_play(C_LANG, *options, str(tmp_path / "en"))
     assert "Bot (easy)" in classic.stdout and "rules mexican" not in classic.stdout
