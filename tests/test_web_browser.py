@@ -321,6 +321,11 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert page.locator("#summary .table.winning .card").count() >= 11
     # by now every card is drawn from its face's own image (made while the page was idle),
     # and each image loaded: the content security policy lets the page show its blob: images
+    page.wait_for_function(  # the faces are made while the page is idle: wait for them
+        "() => [...document.querySelectorAll('#summary .card')].every(e => {"
+        " const i = e.querySelector('img.face'); return i && i.complete && i.naturalWidth > 0; })",
+        timeout=WAIT_MS,
+    )
     faces = page.locator("#summary .card").evaluate_all(
         "els => els.map(e => { const i = e.querySelector('img.face');"
         " return i ? i.complete && i.naturalWidth > 0 : 'inline'; })"
