@@ -14,7 +14,7 @@ import re
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from conquian.bots.review import IN_GAME_SAMPLES
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
 from conquian.play.storage import SAVE_NAME, PlayError, Store
+from conquian.present.spans import CardLook
 from conquian.records import GameRecord, MatchRecord, load_record
 from conquian.rules import find_rules
 from conquian.state import GameState
@@ -57,16 +58,21 @@ def ascii_cards(text: str) -> str:
     return text
 
 
-def card_forms(index: int) -> list[str]:
-    label = str(CARDS[index])
-    return [label, CARDS[index].symbol()]
+ENGLISH_LOOK = CardLook()
+"""Cards as the engine labels them."""
 
 
-def shows_card(text: str, index: int) -> bool:
-    """Whether a card is written in ``text`` (as ``Kh`` or ``K♥``), not inside a word."""
+def card_forms(index: int, look: CardLook = ENGLISH_LOOK) -> list[str]:
+    """The card as a screen with ``look`` writes it: its label, and with suit symbols."""
+    return [look.label(index), replace(look, symbols=True).text(index)]
+
+
+def shows_card(text: str, index: int, look: CardLook = ENGLISH_LOOK) -> bool:
+    """Whether a card is written in ``text`` (as ``Kh`` or ``K♥``, or as ``look`` writes it),
+    not inside a word."""
     return any(
-        re.search(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", text)
-        for form in card_forms(index)
+        re.search(rf"(?<![^\W_]){re.escape(form)}(?![^\W_])", text)
+        for form in card_forms(index, look)
     )
 
 

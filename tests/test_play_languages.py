@@ -13,11 +13,16 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from conquian.cards import mask_indices
+from conquian.actions import Action, ActionKind
+from conquian.cards import CARDS, DeckStyle, mask_indices
+from conquian.notation import played_cards
+from conquian.observation import observe
 from conquian.play.terminal_words import replay_label
 from conquian.present.i18n import speaking
-from conquian.records import load_record
-from conquian.rules import ALIASES, PRESETS
+from conquian.present.letters import card_letters
+from conquian.present.spans import CardLook
+from conquian.records import MatchRecord, load_record
+from conquian.rules import ALIASES, PRESETS, find_rules
 from tests.test_i18n import english_words
 from tests.test_play import ANSI, Play, shows_card
 
@@ -76,6 +81,10 @@ def without_code(text: str) -> str:
 )
 def test_a_whole_deal_in_spanish(tmp_path: Path, args: list[str], players: int) -> None:
     play = Play(["--lang", "es", *args], tmp_path)
+    with speaking("es"):  # the cards as the screen writes them (``Kp``: K de picas)
+        look = CardLook(
+            find_rules(args[args.index("--rules") + 1]).deck_style, letters=card_letters()
+        )
     kinds: list[str] = []
     help_at = (0, 0)  # where the help was printed (its examples name cards)
     for step in range(400):
@@ -96,8 +105,10 @@ def test_a_whole_deal_in_spanish(tmp_path: Path, args: list[str], players: int) 
         state = play.state()
         raw = play.log.getvalue()
         text = ANSI.sub("", raw[: help_at[0]] + raw[help_at[1] :])
+        passed = observe(state, 0).passed  # the card you chose for the exchange you know
         for p in range(1, players):  # no bot's hand on the screen before the deal ends
-            assert not [i for i in mask_indices(state.hands[p]) if shows_card(text, i)]
+            hidden = [i for i in mask_indices(state.hands[p]) if i != passed]
+            assert not [i for i in hidden if shows_card(text, i, look)]
         play.send(spanish_move(play, kind, step))
     else:
         raise AssertionError("the deal did not end")
@@ -417,3 +428,60 @@ def test_in_spanish_the_mexican_game_comes_first_asking_how_many_play(tmp_path: 
     assert "reglas mexican" in scripted.stdout and "Bot 2 (fácil)" in scripted.stdout
     classic = conquian_play(C_LANG, *options, str(tmp_path / "en"))
     assert "Bot (easy)" in classic.stdout and "rules mexican" not in classic.stdout
+
+
+def test_a_deal_typed_with_spanish_letters_and_ranks_alone(tmp_path: Path) -> None:
+    """In Spanish the French deck is typed ``p c d t`` (``5c``: the five of hearts, corazones),
+    a rank alone is taken for the one card of the hand it can be, and where it can be two
+    the answer names both."""
+    play = Play(["--lang", "es", "--seed", "3", "--level", "easy", "--rules", "standard"], tmp_path)
+    with speaking("es"):
+        look = CardLook(DeckStyle.FRENCH, letters=card_letters())
+    typed: dict[str, int] = {"alone": 0, "lettered": 0, "which": 0}
+    expected: tuple[int, str] | None = None  # the move typed last: its place and its record
+    for step in range(300):
+        play.child.expect(SPANISH_PROMPT)
+        play.screen = ANSI.sub("", play.child.before)
+        kind = play.child.match.group(1)
+        if expected is not None:  # it was played as typed
+            deal = MatchRecord.loads(play.saved()["match"]).deals[-1]
+            assert deal.actions[expected[0]] == expected[1], (expected, deal.actions)
+            expected = None
+        if kind in END:
+            break
+        state = play.state()
+        made = len(play.saved_actions())
+        hand = state.hands[0]
+        ranks = [sum(1 for j in mask_indices(hand) if j % 10 == i % 10) for i in range(40)]
+        takes = [a for a in state.legal_actions() if a.kind is ActionKind.TAKE]
+        if kind == "paga":
+            cards = mask_indices(hand)
+            twice = [i for i in cards if ranks[i] > 1 and state.is_legal(Action.discard(i))]
+            card = twice[0] if twice and not typed["which"] else cards[-1]
+            if ranks[card] > 1:  # the rank alone is two cards: both are named back
+                play.send(look.label(card)[:-1])
+                play.child.expect(SPANISH_PROMPT)
+                others = [look.label(i) for i in cards if i % 10 == card % 10]
+                assert "¿Cuál de estas: " + " ".join(others) in ANSI.sub("", play.child.before)
+                assert len(play.saved_actions()) == made  # and nothing was played
+                typed["which"] += 1
+                play.send(look.label(card))
+                typed["lettered"] += 1
+            else:
+                play.send(look.label(card)[:-1])
+                typed["alone"] += 1
+            expected = (made, f"p0 discard {CARDS[card]}")
+        elif kind == "toma o paso" and takes:
+            played = played_cards(state, takes[0])
+            alone = all(ranks[i] == 1 for i in mask_indices(played))
+            words = [look.label(i)[:-1] if alone else look.label(i) for i in mask_indices(played)]
+            play.send(" ".join(["toma", *words]))
+            typed["alone" if alone else "lettered"] += 1
+            expected = (made, f"p0 {takes[0]}")
+        else:
+            play.send(spanish_move(play, kind, step))
+    else:
+        raise AssertionError("the deal did not end")
+    assert typed["alone"] and typed["lettered"] and typed["which"], typed
+    play.send("n")
+    play.child.expect(pexpect.EOF)

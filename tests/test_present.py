@@ -187,16 +187,17 @@ Commands
   table          show the table again
   rules          the rules in full
   quit           save and stop (play --resume)
-  Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c (Spanish deck: 1-7 10
-  11 12 and e c o b). Upper or lower case; suit symbols work too."""
+  Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c, e.g. Jh. A rank alone
+  will do where one card of your hand has it: take 5 7 lays your 5 and your 7. Upper or
+  lower case; suit symbols work too."""
 
 
 def test_standard_help() -> None:
     assert help_text(Rules(), CardLook()) == STANDARD_HELP
     fancy = help_text(Rules(), CardLook(symbols=True))
     assert fancy == STANDARD_HELP.replace(
-        "Spanish deck: 1-7 10\n  11 12 and e c o b). Upper or lower case; suit symbols work too.",
-        "Spanish deck: 1-7 10\n  11 12 and e c o b). Upper or lower case; suit symbols such as 7\u2665 work too.",
+        "Upper or\n  lower case; suit symbols work too.",
+        "Upper or\n  lower case; suit symbols such as 7\u2665 work too.",
     )
 
 

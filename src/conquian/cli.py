@@ -297,6 +297,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     """Judge each decision of one player of a record by the expert's search."""
     from .bots.review import ReviewSettings, review_deals
     from .present import review as words
+    from .present.letters import card_letters
     from .present.spans import CardLook, plain
 
     deals, default = _review_source(args.file)
@@ -315,7 +316,9 @@ def cmd_review(args: argparse.Namespace) -> int:
         _print_json(review.to_dict())
         return 0
     unicode = "utf" in (sys.stdout.encoding or "").lower()
-    look = CardLook(deck=find_rules(review.rules).deck_style, symbols=unicode)
+    look = CardLook(
+        deck=find_rules(review.rules).deck_style, symbols=unicode, letters=card_letters()
+    )
     stored = review.players[player]
     name = Names((stored,), me=0).obj(0) if stored == PERSON_NAME else shown_name(stored)
     print(plain(words.review_heading(name, player, settings.samples)))

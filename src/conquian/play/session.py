@@ -30,6 +30,7 @@ from ..notation import parse_action, small_number
 from ..observation import Observation
 from ..present.errors import illegal_action_words
 from ..present.hints import reason_words
+from ..present.letters import readings
 from ..present.review import review_lines
 from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans, plain
@@ -108,6 +109,7 @@ from .terminal_words import (
     typing_error,
     ways_heading,
     welcome_line,
+    which_card,
     wrong_match_saved,
     yes_words,
     you_label,
@@ -541,6 +543,8 @@ class Session:
                 return action
 
     def _read_action(self, p: int, obs: Observation, text: str) -> Action | None:
+        """The action typed in the language's card letters (a lone rank read as each card of
+        the hand it can be); None, having said why, where it is none or several."""
         game = self.game
         assert game is not None
         words = text.lower().split()
@@ -553,30 +557,72 @@ class Session:
             self._show_options(obs)
             return None
         try:
-            return parse_action(game.state, text, self.rules.deck_style)
-        except AmbiguousActionError as exc:
-            actions = [a for a in exc.candidates if isinstance(a, Action)]
-            chosen = self._choose(obs, actions)
-            if chosen is None:
-                self._show_options(obs)
-            return chosen
+            texts = readings(text, self.look, obs.hand_mask)
         except InvalidNotationError as exc:
-            named = self._cards_named(text) if words[0] == "take" else None
-            if named:  # cards that are fine, but no meld reading of them works
-                self.screen.error(no_take_lays(self.look.typed(named)))
-            elif words[0] in ACTION_WORDS:
+            if words[0] in ACTION_WORDS:
                 self.screen.error(typing_error(exc, self.look))
             else:
                 self.screen.error(not_understood(text))
-        except IllegalActionError as exc:
-            self.screen.error(plain(illegal_action_words(exc, self._names(p), self.look)))
-        self._show_options(obs)
+            self._show_options(obs)
+            return None
+        found: list[Action] = []
+        refusals: list[InvalidNotationError | IllegalActionError] = []
+        for reading in texts:
+            try:
+                action = parse_action(game.state, reading)
+            except AmbiguousActionError as exc:
+                found += [a for a in exc.candidates if isinstance(a, Action) and a not in found]
+            except (InvalidNotationError, IllegalActionError) as exc:
+                refusals.append(exc)
+            else:
+                if action not in found:
+                    found.append(action)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            if all(a.kind in (ActionKind.TAKE, ActionKind.PASS) for a in found):
+                chosen = self._choose(obs, found)
+            else:  # a lone rank that is two cards one could pay (or pass)
+                chosen = None
+                cards = sum(1 << a.card for a in found if a.card >= 0)
+                self.screen.error(which_card(self.look.typed(cards)))
+            if chosen is None:
+                self._show_options(obs)
+            return chosen
+        self._refused(p, obs, text, texts[0], refusals[0])
         return None
 
-    def _cards_named(self, text: str) -> int:
-        """The cards after the first word, or 0 if that is not all cards."""
+    def _refused(
+        self,
+        p: int,
+        obs: Observation,
+        text: str,
+        reading: str,
+        exc: InvalidNotationError | IllegalActionError,
+    ) -> None:
+        """Say why the move typed as ``text`` (read as ``reading``) cannot be played."""
+        words = text.lower().split()
+        if isinstance(exc, IllegalActionError):
+            self.screen.error(plain(illegal_action_words(exc, self._names(p), self.look)))
+        elif (named := self._cards_named(reading)) and words[0] == "take":
+            # cards that are fine, but no meld reading of them works
+            self.screen.error(no_take_lays(self.look.typed(named)))
+        elif words[0] in ACTION_WORDS:
+            if exc.fault in ("one_card", "needs_card", "nothing_after"):
+                rest = text.split(None, 1)  # the player's own text, not the engine's
+                exc = InvalidNotationError(
+                    str(exc), exc.fault, rest[1] if rest[1:] else "", exc.word
+                )
+            self.screen.error(typing_error(exc, self.look))
+        else:
+            self.screen.error(not_understood(text))
+        self._show_options(obs)
+
+    @staticmethod
+    def _cards_named(reading: str) -> int:
+        """The cards after the first word of a reading, or 0 if that is not all cards."""
         try:
-            return parse_cards_mask(text.split(None, 1)[1], self.rules.deck_style)
+            return parse_cards_mask(reading.split(None, 1)[1])
         except (InvalidNotationError, IndexError):
             return 0
 

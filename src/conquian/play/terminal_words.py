@@ -643,6 +643,8 @@ def typing_error(exc: InvalidNotationError, look: CardLook) -> str:
         )
     if exc.fault == "written_twice":
         return _("{card} is written twice.").format(card=exc.token)
+    if exc.fault == "rank_not_in_hand":
+        return _("You have no {rank} in your hand.").format(rank=exc.token)
     if exc.fault == "needs_card":
         return _("{command} needs a card, e.g. {example}.").format(
             command=repr(word), example=repr(f"{word} {look.label(19)}")
@@ -656,6 +658,11 @@ def typing_error(exc: InvalidNotationError, look: CardLook) -> str:
             command=repr(word), text=repr(exc.token)
         )
     return _("That cannot be read as a move: {detail}").format(detail=exc)
+
+
+def which_card(cards: str) -> str:
+    """A rank typed alone that is several cards of the hand, each of which could be played."""
+    return _("Which one: {cards}? Type the card with its suit.").format(cards=cards)
 
 
 def choose_number(count: int) -> str:
@@ -1105,14 +1112,23 @@ HELP_WIDTH = 89
 
 
 def _typing_words(rules: Rules, look: CardLook) -> str:
-    """How cards are typed, for the deck of ``rules``."""
-    if rules.deck_style is DeckStyle.A_TO_10:
-        ranks = _("Cards are typed rank then suit: A 2 3 4 5 6 7 8 9 10 and s h d c.")
-    else:
+    """How cards are typed, for the deck of ``rules``, in the language's letters."""
+    deck = rules.deck_style
+    ranks = " ".join(look.letters.rank_labels(deck))
+    suits = " ".join(look.letters.suit_labels(deck))
+    if deck is DeckStyle.SPANISH:
         ranks = _(
-            "Cards are typed rank then suit: A 2 3 4 5 6 7 J Q K and s h d c "
-            "(Spanish deck: 1-7 10 11 12 and e c o b)."
+            "Cards are typed rank then suit: {ranks} and {suits} (espadas, copas, oros, "
+            "bastos), e.g. {example}."
+        ).format(ranks=ranks, suits=suits, example=look.label(17))
+    else:
+        ranks = _("Cards are typed rank then suit: {ranks} and {suits}, e.g. {example}.").format(
+            ranks=ranks, suits=suits, example=look.label(17)
         )
+    alone = _(
+        "A rank alone will do where one card of your hand has it: {example} lays your 5 and your 7."
+    ).format(example=f"{command('take')} 5 7")
+    ranks = f"{ranks} {alone}"
     if look.symbols:
         case = _("Upper or lower case; suit symbols such as {example} work too.").format(
             example="7\u2665"

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..cards import DeckStyle
+from ..present.letters import card_letters
 from ..present.spans import CardLook, Line, Span, plain
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class PlainScreen(Screen):
     ) -> None:
         self.out = out or sys.stdout
         self.inp = inp or sys.stdin
-        self.look = CardLook(deck, symbols=False)
+        self.look = CardLook(deck, symbols=False, letters=card_letters())
 
     @property
     def is_tty(self) -> bool:
@@ -161,7 +162,7 @@ class RichScreen(Screen):
 
         self.console = console or Console(highlight=False)
         symbols = _encodes(self.console.encoding, SYMBOLS) and not self.console.legacy_windows
-        self.look = CardLook(deck, symbols=symbols)
+        self.look = CardLook(deck, symbols=symbols, letters=card_letters())
 
     @property
     def is_tty(self) -> bool:

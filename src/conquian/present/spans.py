@@ -32,12 +32,12 @@ from ..cards import (
     SUIT_MASKS,
     SUIT_SYMBOLS,
     DeckStyle,
-    card_label,
-    format_mask,
     mask_indices,
 )
 
 __all__ = [
+    "ENGLISH_LETTERS",
+    "CardLetters",
     "CardLook",
     "Line",
     "Span",
@@ -80,23 +80,72 @@ _SPANISH_SUIT_STYLES = ("bold blue", "bold red", "bold yellow", "bold green")
 
 
 @dataclass(frozen=True, slots=True)
+class CardLetters:
+    """How a language writes cards in text: the letters of the French deck's ranks and
+    suits, and of the Spanish deck's suits (its ranks are numbers in every language).
+
+    The engine's notation never changes; these are only what a person types and reads.
+
+    >>> SPANISH = CardLetters(suits=("p", "c", "d", "t"))
+    >>> SPANISH.label(10, DeckStyle.FRENCH), ENGLISH_LETTERS.label(10, DeckStyle.FRENCH)
+    ('Ac', 'Ah')
+    >>> ENGLISH_LETTERS.label(17, DeckStyle.SPANISH), ENGLISH_LETTERS.label(17, DeckStyle.A_TO_10)
+    ('10c', '8h')
+    """
+
+    ranks: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+    """The French deck's ranks, ace to king."""
+    suits: tuple[str, ...] = ("s", "h", "d", "c")
+    """The French deck's suits: spades, hearts, diamonds, clubs."""
+    spanish_suits: tuple[str, ...] = ("e", "c", "o", "b")
+    """The Spanish deck's suits: espadas, copas, oros, bastos."""
+
+    def rank_labels(self, deck: DeckStyle) -> tuple[str, ...]:
+        """The ten ranks of ``deck``, lowest first."""
+        if deck is DeckStyle.SPANISH:
+            return _SPANISH_RANKS
+        if deck is DeckStyle.A_TO_10:
+            return (self.ranks[0], *_A_TO_10_RANKS)
+        return self.ranks
+
+    def suit_labels(self, deck: DeckStyle) -> tuple[str, ...]:
+        """The four suits of ``deck``, in the engine's suit order."""
+        return self.spanish_suits if deck is DeckStyle.SPANISH else self.suits
+
+    def label(self, index: int, deck: DeckStyle) -> str:
+        """Card ``index`` as typed: its rank, then its suit."""
+        return (
+            self.rank_labels(deck)[index % NUM_RANKS] + self.suit_labels(deck)[index // NUM_RANKS]
+        )
+
+
+_SPANISH_RANKS = ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12")
+_A_TO_10_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+ENGLISH_LETTERS = CardLetters()
+"""The engine's own letters (``As``, ``Kh``; ``10c`` in the Spanish deck)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CardLook:
     """How cards are written on this screen: deck labels, suit symbols, colours."""
 
     deck: DeckStyle = DeckStyle.FRENCH
     symbols: bool = False
     """Write suits as ♠ ♥ ♦ ♣ (French and A-10 decks only)."""
+    letters: CardLetters = ENGLISH_LETTERS
+    """The language's letters for ranks and suits (:func:`conquian.present.letters.card_letters`)."""
 
     def label(self, index: int) -> str:
         """The card as the user would type it (``Kh``, or ``12c`` in a Spanish deck)."""
-        return card_label(index, self.deck)
+        return self.letters.label(index, self.deck)
 
     def text(self, index: int) -> str:
         """The card as shown."""
-        label = card_label(index, self.deck)
         if self.symbols and self.deck is not DeckStyle.SPANISH:
-            return label[:-1] + SUIT_SYMBOLS[index // NUM_RANKS]
-        return label
+            rank = self.letters.rank_labels(self.deck)[index % NUM_RANKS]
+            return rank + SUIT_SYMBOLS[index // NUM_RANKS]
+        return self.label(index)
 
     def style(self, index: int) -> str:
         suit = index // NUM_RANKS
@@ -107,11 +156,11 @@ class CardLook:
     def suit_text(self, suit: int) -> str:
         if self.symbols and self.deck is not DeckStyle.SPANISH:
             return SUIT_SYMBOLS[suit]
-        return card_label(suit * NUM_RANKS, self.deck)[-1]
+        return self.letters.suit_labels(self.deck)[suit]
 
     def typed(self, mask: int) -> str:
         """Cards as the user types them, canonical order."""
-        return format_mask(mask, " ", self.deck)
+        return " ".join([self.label(i) for i in mask_indices(mask)])
 
     @property
     def dash(self) -> str:
