@@ -187,7 +187,9 @@ class Play:
             if provoke and "take" in takes:  # a card that only extends a meld: refuse it
                 declining = True
             if takes and (kind == "take (forced)" or not declining):
-                return "take" if takes[0].startswith("take (") else takes[0]
+                return (
+                    "take" if takes[0].startswith("take (") else takes[0].split(" (")[0]
+                )  # without "(goes out)"
             return next(o for o in options if o in ("decline", "pass"))
         if kind == "discard":
             return self.hand()[-1]
@@ -800,6 +802,8 @@ def test_the_save_file_shows_no_hidden_card_and_a_changed_one_is_refused(tmp_pat
         "names",
         "humans",
         "records",
+        "count",  # la cuenta: the totals of the finished matches, public like the balance
+        "matches",
         "sealed",
     }
     plain = json.dumps({k: v for k, v in data.items() if k != "sealed"})
@@ -846,3 +850,53 @@ def test_a_new_game_offers_the_saved_one_and_loses_none(tmp_path: Path) -> None:
     answer_the_offer(tmp_path, "13", "n", "was kept as")
     backups = sorted(tmp_path.glob("saved-game.*.json"))
     assert len(backups) == 1 and json.loads(backups[0].read_text("utf-8")) == kept
+
+
+def test_la_cuenta_runs_on_from_match_to_match_and_starts_from_zero_with_0(tmp_path: Path) -> None:
+    """After a match, the next keeps the count (shown after each deal and in the heading, and
+    kept in the save across --resume) unless the player types 0."""
+    play = Play(["--seed", "5", "--level", "beginner", "--to", "1"], tmp_path)
+    totals: list[int] = [0, 0]
+    matches = 1
+    for answer in ("y", "quit", "0", "n"):
+        for step in range(600):
+            kind = play.wait()
+            if kind == "new match? [Y/n]":
+                break
+            if kind == "next deal? [Y/n]":  # a drawn deal: the match goes on
+                play.send("y")
+                continue
+            play.send(play.choose(step))
+        else:
+            raise AssertionError("the match did not end")
+        balance = MatchRecord.loads(play.saved()["match"]).to_match().balance
+        totals = [a + b for a, b in zip(totals, balance, strict=True)]
+        said = " ".join(play.screen.split())
+        if matches > 1:
+            assert f"The count over {matches} matches: You {signed(totals[0])}" in said, said
+        else:
+            assert "The count over" not in said
+        assert f"The count goes on in a new match (You {signed(totals[0])}, Bot" in said
+        if answer == "quit":  # stopped at the question, and resumed: the count was kept
+            play.send("y")
+            play.wait()  # the first decision of the next match
+            play.send("quit")
+            assert play.finish() == 0
+            assert Store(tmp_path).load().count == tuple(totals)
+            play = Play(["--resume"], tmp_path)
+            matches += 1
+            heading = play.wait() and " ".join(play.screen.split())
+            assert f"Count: You {signed(totals[0])}, Bot {signed(totals[1])}" in heading
+            play.send(play.choose(0))
+            continue
+        play.send(answer)
+        if answer == "0":
+            totals, matches = [0, 0], 1
+        elif answer == "y":
+            matches += 1
+    assert play.finish() == 0
+
+
+def signed(value: int) -> str:
+    """A total as the count writes it (``+2``, ``-1``, ``0``)."""
+    return f"{value:+d}" if value else "0"

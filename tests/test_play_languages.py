@@ -60,7 +60,7 @@ def spanish_move(play: Play, kind: str, step: int) -> str:
     ]
     takes = [o for o in options if o.startswith("toma")]
     if takes and (kind != "toma o paso" or step % 3):
-        return "toma" if takes[0].startswith("toma (") else takes[0]
+        return "toma" if takes[0].startswith("toma (") else takes[0].split(" (")[0]
     return "paso"
 
 
@@ -310,7 +310,7 @@ def typed_move(play: Play, typed: Typed, kind: str, step: int) -> str:
     assert words <= {typed.take, typed.pass_, typed.no}, (options, play.screen)  # no English
     takes = [o for o in options if o.startswith(typed.take)]
     if takes:  # take whenever one can, to type a discard after it
-        return typed.take if takes[0].startswith(f"{typed.take} (") else takes[0]
+        return typed.take if takes[0].startswith(f"{typed.take} (") else takes[0].split(" (")[0]
     return typed.pass_
 
 

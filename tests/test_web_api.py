@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import CARD_TOKEN, TestDatabase, assert_secret, forbidden_for, hello
+from web_helpers import (
+    CARD_TOKEN,
+    TestDatabase,
+    assert_secret,
+    forbidden_for,
+    hello,
+    play_to_the_end_of_deal,
+)
 
 from conquian.records import GameRecord
 from conquian.web.app import MAX_MESSAGE, create_app
@@ -715,3 +722,42 @@ def test_the_lobby_lists_the_seats_of_each_public_game(
     playing = lobby["playing"][0]
     assert playing["id"] == made["id"] and playing["free"] == 0
     assert playing["players"] == ["Ana", "Ben", "Computer (expert)"]
+
+
+def test_la_cuenta_goes_on_through_a_rematch_unless_started_from_zero(client: TestClient) -> None:
+    """A rematch carries the count of the matches before it on (each state's ``match.count``),
+    unless the player who asks for it starts it from zero; a wrong choice is refused."""
+    request = {"mode": "bot", "level": "easy", "name": "Ana"}
+    made = client.post(
+        "/api/games", json={**request, "rules": "standard,match=n_deals,match_target=1"}
+    )
+    game_id, token = made.json()["id"], made.json()["token"]
+    totals, matches, seen = [0, 0], 1, []
+    for step, choice in enumerate(["keep", "keep", "reset", "keep"]):
+        with seat_socket(client, game_id, token) as ws:
+            end = play_to_the_end_of_deal(ws, 1, random.Random(step))
+            assert end["match"]["over"]
+            totals = [a + b for a, b in zip(totals, end["match"]["balance"], strict=True)]
+            seen.append(totals)
+            assert (end["match"]["count"], end["match"]["count_matches"]) == (totals, matches)
+            if step == 0:
+                expect_error(
+                    ws, json.dumps({"type": "rematch", "count": "half"}), "'count' must be"
+                )
+                assert live(client, game_id).rematch_id is None  # nothing was made
+            ws.send_text(json.dumps({"type": "rematch", "count": choice}))
+            while not (msg := receive(ws)).get("game", {}).get("rematch"):
+                assert msg["type"] != "error", msg
+        rematch = msg["game"]["rematch"]
+        fresh = live(client, rematch)
+        if choice == "reset":
+            totals, matches = [0, 0], 1
+            assert (fresh.count_before, fresh.count_matches) == ((), 0)
+        else:
+            matches += 1
+            assert (fresh.count_before, fresh.count_matches) == (tuple(totals), matches - 1)
+        with seat_socket(client, rematch, token) as ws:
+            first = receive(ws)
+        assert (first["match"]["count"], first["match"]["count_matches"]) == (totals, matches)
+        game_id = rematch
+    assert any(any(t) for t in seen), seen  # someone won something: the count moved

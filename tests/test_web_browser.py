@@ -416,14 +416,20 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
         expect(check).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
         expect(check).to_contain_text("your browser's seed was mixed into the shuffle")
         expect(check).to_contain_text("the seeds deal exactly the hand you were dealt")
-    # rematch: Ana asks, both end up in the new game; it is dealt once Ben is there too
-    ana.locator("#summary .btn-rematch").click()
+    # rematch: Ana asks, both end up in the new game; it is dealt once Ben is there too, and
+    # la cuenta (the count) goes on in it from this match's score
+    scores = [ana.locator(f"#score-{p}").inner_text() for p in (0, 1)]
+    expect(ana.locator("#summary .btn-rematch[data-count=reset]")).to_be_visible()
+    ana.locator("#summary .btn-rematch[data-count=keep]").click()
     expect(ana).to_have_url(re.compile(r"#/g/(?!" + re.escape(game_id) + ")"), timeout=WAIT_MS)
     expect(ana.locator("#prompt")).to_contain_text("add a seed to the shuffle", timeout=WAIT_MS)
     ben.locator("#summary .go-rematch").click()
     expect(ana.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
+    for page in (ana, ben):
+        expect(page.locator("#count-said")).to_have_text("The count over 2 matches")
+        assert [page.locator(f"#count-{p}").inner_text() for p in (0, 1)] == scores
     for page in (ana, ben, eve):
         assert not csp_violations(page)
     # every message the three browsers received, checked against the true game

@@ -48,6 +48,7 @@ from .terminal_words import (
     bot_record_names,
     command_error,
     continue_saved_prompt,
+    deals_or_to,
     deals_too_few,
     hotseat_names,
     level_not_a_choice,
@@ -59,6 +60,7 @@ from .terminal_words import (
     resume_command,
     saved_where_line,
     speak_argparse,
+    to_too_few,
 )
 from .ui import Screen, make_screen
 
@@ -109,6 +111,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=words["deals"],
     )
+    parser.add_argument("--to", type=int, metavar="N", help=words["to"])
     parser.add_argument("--seed", type=int, help=words["seed"])
     parser.add_argument(
         "--deck",
@@ -202,6 +205,12 @@ def _rules_of(args: argparse.Namespace) -> Rules:
         if args.deals < 1:
             raise PlayError(deals_too_few(args.deals))
         rules = rules.with_flags(match=MatchKind.N_DEALS, match_target=args.deals)
+    if args.to is not None:
+        if args.deals is not None:
+            raise PlayError(deals_or_to())
+        if args.to < 1:
+            raise PlayError(to_too_few(args.to))
+        rules = rules.with_flags(match=MatchKind.FIRST_TO, match_target=args.to)
     return rules
 
 

@@ -36,6 +36,7 @@ from ..present.rules_text import describe
 from ..present.spans import DIM, Line, Span, melds_spans, plain
 from ..present.words import (
     Names,
+    count_line,
     deal_heading,
     describe_action,
     describe_events,
@@ -68,6 +69,7 @@ from .terminal_words import (
     choice_line,
     choose_number,
     choose_prompt,
+    count_goes_on_line,
     game_title,
     goes_out,
     help_text,
@@ -360,11 +362,14 @@ class Session:
         while True:
             if self.game is None:
                 if self.match.is_over:
-                    if not self._ask_yes(new_match_prompt(), review=True):
+                    names = self._names(None if self.hotseat else self.saved.humans[0])
+                    self.screen.say(count_goes_on_line(names, self.count))
+                    answer = self._ask_yes(new_match_prompt(), review=True, zero=True)
+                    if not answer:
                         self.store.delete()
                         self.screen.say(thanks())
                         return 0
-                    self._new_match()
+                    self._new_match(keep_count=answer != "zero")
                 self._start_deal()
             self._play_deal()
             self._end_deal()
@@ -374,7 +379,13 @@ class Session:
                 self.screen.say(self.saved_message())
                 return 0
 
-    def _new_match(self) -> None:
+    @property
+    def count(self) -> list[int]:
+        """La cuenta: each seat's total over the matches of this sitting, this one included."""
+        before = self.saved.count or (0,) * len(self.match.balance)
+        return [a + b for a, b in zip(before, self.match.balance, strict=True)]
+
+    def _new_match(self, keep_count: bool = True) -> None:
         old = self.saved
         self.saved = SavedMatch(  # fresh seeds: the last match's records may show its own
             rules=old.rules,
@@ -383,6 +394,9 @@ class Session:
             opponent=old.opponent,
             names=old.names,
             humans=old.humans,
+            lang=old.lang,
+            count=tuple(self.count) if keep_count else (),
+            matches=old.matches + 1 if keep_count else 0,
         )
         self.driver = self._driver(Match(self.rules, seed=self.saved.match_seed, players=old.names))
 
@@ -444,6 +458,7 @@ class Session:
                 match.balance,
                 names,
                 self.look,
+                self.count if self.saved.matches else (),
             )
         ]
 
@@ -687,19 +702,19 @@ class Session:
             )
         )
 
-    def _ask_yes(self, prompt: str, review: bool = False) -> bool:
+    def _ask_yes(self, prompt: str, review: bool = False, zero: bool = False) -> bool | str:
+        """A yes-or-no answer; with ``review``, the answer that asks for the review of the
+        deal just played shows it and asks again; with ``zero``, the answer ``0`` (a new
+        match with the count from zero) is "zero"."""
         if not review:
             return ask_yes(self.screen, prompt)
-        return self._ask_yes_or_review(prompt)
-
-    def _ask_yes_or_review(self, prompt: str) -> bool:
-        """A yes-or-no answer, where the answer that asks for the review of the deal just
-        played shows it and asks again."""
         while True:
             text = self.screen.ask(prompt).strip().lower()
             if self.last_record is not None and text in review_words():
                 self._review_last_deal()
                 continue
+            if zero and small_number(text) == 0:
+                return "zero"
             if text == "" or text in yes_words():
                 return True
             if text in no_words() or _in_english(text) in QUIT_WORDS:
@@ -746,6 +761,8 @@ class Session:
             )
         )
         self.screen.say(match_line(names, self.match.balance))
+        if self.saved.matches:
+            self.screen.say(count_line(names, self.count, self.saved.matches + 1))
         self.screen.say(*record_lines(path))
         if self.last_record is not None:
             self.screen.say(review_offer_line(path, viewer))

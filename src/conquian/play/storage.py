@@ -62,6 +62,11 @@ class SavedMatch:
     saved_at: str = ""
     lang: str = ""
     """The language the game is played in (``es``); ``--resume`` goes on in it."""
+    count: tuple[int, ...] = ()
+    """La cuenta: each seat's total over the matches finished before this one, played one
+    after another (a new match keeps it unless the players start it from zero)."""
+    matches: int = 0
+    """How many matches that count holds."""
 
     def to_json(self, key: bytes) -> str:
         """The save as JSON, its secrets sealed under ``key``."""
@@ -75,6 +80,8 @@ class SavedMatch:
             "names": list(self.names),
             "humans": list(self.humans),
             "records": self.records,
+            "count": list(self.count),
+            "matches": self.matches,
             "sealed": seal(key, json.dumps(secret).encode()),
         }
         return json.dumps(data, indent=1) + "\n"
@@ -114,7 +121,11 @@ class SavedMatch:
                 records=[str(r) for r in data.get("records", [])],
                 saved_at=str(data.get("saved_at", "")),
                 lang=_known_language(data.get("lang")),
+                count=tuple(int(c) for c in data.get("count", ())),
+                matches=int(data.get("matches", 0)),
             )
+            if saved.count and len(saved.count) != len(names):
+                raise ValueError("the count must have one total for each player")
             if data["format"] == _SAVE_FORMAT_1:
                 saved.match = _match_from_first_format(saved, data)
             elif data.get("match") is not None:

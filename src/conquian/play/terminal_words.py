@@ -45,7 +45,7 @@ from ..present.errors import no_matching_lay
 from ..present.i18n import Domain, fill
 from ..present.rules_text import help_summary
 from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, plain
-from ..present.words import COMMANDS, command, level_word, take_short_forms, you
+from ..present.words import COMMANDS, Names, command, level_word, score_text, take_short_forms, you
 from ..rules import Forcing, MeldWithoutTake, Rules
 from ..state import Phase
 
@@ -276,6 +276,16 @@ def continue_saved_prompt(rules: str, when: str) -> str:
     # Translators: Y and n are the answers typed (see yes_words and no_words)
     return _("A game is saved ({rules} rules, {when}). Go on with it? [Y/n]> ").format(
         rules=rules, when=when.replace("T", " ")
+    )
+
+
+def count_goes_on_line(names: Names, count: Sequence[int]) -> Line:
+    """Before the question of a new match: the count goes on in it, unless one types 0."""
+    text = ", ".join(score_text(names, p, count) for p in range(len(count)))
+    return fill(
+        _("The count goes on in a new match ({count}); type 0 to start it from zero."),
+        DIM,
+        count=text,
     )
 
 
@@ -813,6 +823,16 @@ def deals_too_few(deals: int) -> str:
     return _("--deals must be at least 1, got {deals}.").format(deals=deals)
 
 
+def to_too_few(target: int) -> str:
+    """``--to`` below one."""
+    return _("--to must be at least 1, got {target}.").format(target=target)
+
+
+def deals_or_to() -> str:
+    """``--deals`` and ``--to`` together."""
+    return _("Give --deals or --to, not both: a match is played to a number of deals or of points.")
+
+
 def no_opponent_saved() -> str:
     """A save whose computer seat has no bot."""
     return _("The saved game names no opponent for a computer seat.")
@@ -1004,6 +1024,10 @@ def play_help() -> dict[str, str]:
         ),
         "deals": _(
             "play a match of N deals (default: the rules' match, standard: until a deal is won)"
+        ),
+        "to": _(
+            "play a match to N: the first to win N stake units (or N points) wins it; the count"
+            " runs on from one match to the next until you start it from zero"
         ),
         "seed": _("seed of the shuffles and the bot (default random)"),
         "deck": _("card labels: french (A-7 J Q K) or spanish (1-7 10 11 12); a_to_10 too"),

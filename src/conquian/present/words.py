@@ -798,8 +798,10 @@ def deal_heading(
     balance: Sequence[int],
     names: Names,
     look: CardLook,
+    count: Sequence[int] = (),
 ) -> Line:
-    """The deal being played, what it is worth, and the match so far, in one line.
+    """The deal being played, what it is worth, and the match so far, in one line (and
+    la cuenta, ``count``, where matches were played before this one).
 
     ``draws`` is the number of drawn deals just before this one.
     """
@@ -825,10 +827,13 @@ def deal_heading(
         Span(dot, DIM),
         Span(_("Match: ")),
     ]
-    for p in range(len(balance)):
-        if p:
-            line.append(Span(", "))
-        line.append(Span(score_text(names, p, balance), BOLD))
+    for totals, heading in ((balance, ""), (count, _("Count: "))):
+        if heading and totals:
+            line += [Span(dot, DIM), Span(heading)]
+        for p in range(len(totals)):
+            if p:
+                line.append(Span(", "))
+            line.append(Span(score_text(names, p, totals), BOLD))
     return line
 
 
@@ -836,6 +841,23 @@ def match_line(names: Names, balance: Sequence[int]) -> Line:
     """The match after a deal: ``Match: You +1, Bot -1``."""
     text = ", ".join(score_text(names, p, balance) for p in range(len(balance)))
     return [Span(_("Match: "), BOLD), Span(text)]
+
+
+def count_line(names: Names, count: Sequence[int], matches: int) -> Line:
+    """La cuenta: each player's total over the ``matches`` matches played one after another.
+
+    >>> from conquian.present.spans import plain
+    >>> plain(count_line(Names(("You", "Bot"), me=0), [3, -3], 2))
+    'The count over 2 matches: You +3, Bot -3'
+    """
+    text = ", ".join(score_text(names, p, count) for p in range(len(count)))
+    heading = ngettext(
+        # Translators: la cuenta, the running count of a sitting; {count} is a number of matches
+        "The count over {count} match: ",
+        "The count over {count} matches: ",
+        matches,
+    ).format(count=matches)
+    return [Span(heading, BOLD), Span(text)]
 
 
 def dealer_note() -> str:

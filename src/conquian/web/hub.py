@@ -244,15 +244,16 @@ class Hub:
             )
         return await self.store.records(match_id)
 
-    async def rematch(self, room: Room, conn: Conn) -> None:
-        """Start a new match with the same players (seat tokens carry over)."""
+    async def rematch(self, room: Room, conn: Conn, keep_count: bool = True) -> None:
+        """Start a new match with the same players (seat tokens carry over), la cuenta
+        carried on unless ``keep_count`` is False (the first to ask chooses)."""
         if conn.seat is None:
             raise UserError(_("Only the players can ask for a rematch."))
         live = room.live
         async with room.lock:
             if live.rematch_id is None:
                 try:
-                    row = live.rematch_row()
+                    row = live.rematch_row(keep_count)
                 except Refused as refused:
                     raise UserError.of(refused) from None
                 fresh = LiveMatch(row)
@@ -352,7 +353,7 @@ class Hub:
         elif kind == "hint":
             await self.coach.hint(room, conn)
         elif kind == "rematch":
-            await self.rematch(room, conn)
+            await self.rematch(room, conn, requests.read_keep_count(data.get("count")))
         elif kind == "review":
             await self.coach.review(room, conn, requests.read_review_deal(data.get("deal")))
         elif kind == "seed":

@@ -196,6 +196,9 @@ class LiveMatch:
         self.public = row.public
         self.invite_only = row.invite_only
         self.hints = row.hints
+        self.count_before = row.count
+        """La cuenta before this match (``()``: none), and how many matches it holds."""
+        self.count_matches = row.count_matches
         self.fair = row.fair
         self.seats: list[SeatRow] = list(row.seats)
         self.match = Match(self.rules, seed=row.match_seed, players=self.names)
@@ -427,15 +430,21 @@ class LiveMatch:
         for seat, name in zip(self.driver.seats, names, strict=True):
             seat.name = name
 
-    def rematch_row(self) -> MatchRow:
+    @property
+    def count(self) -> list[int]:
+        """La cuenta: each seat's total over the matches before this one and this one."""
+        before = self.count_before or (0,) * len(self.seats)
+        return [a + b for a, b in zip(before, self.match.balance, strict=True)]
+
+    def rematch_row(self, keep_count: bool = True) -> MatchRow:
         """The row of a new match with the same players (their tokens carry over, the
-        invitations were used).
+        invitations were used), carrying la cuenta on unless ``keep_count`` is False.
 
         :raises Refused: while this match is being played.
         """
         if not self.match.is_over:
             raise Refused(Refusal.MATCH_NOT_OVER)
-        return new_match_row(
+        row = new_match_row(
             new_match_id(),
             [replace(s, invite_hash=None) for s in self.seats],
             mode=self.mode,
@@ -446,6 +455,9 @@ class LiveMatch:
             hints=self.hints,
             rematch_of=self.id,
         )
+        if not keep_count:
+            return row
+        return replace(row, count=tuple(self.count), count_matches=self.count_matches + 1)
 
     # ------------------------------------------------------------------ shuffles
 

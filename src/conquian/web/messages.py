@@ -90,6 +90,11 @@ class Score(TypedDict):
     over: bool
     leader: int | None
     scoring: str
+    count: list[int]
+    """La cuenta: each seat's total over this match and the matches before it, one the
+    rematch of the other (the same as ``balance`` where there were none)."""
+    count_matches: int
+    """How many matches the count holds (1: this one only)."""
 
 
 class Commitment(TypedDict):

@@ -164,6 +164,22 @@ def read_review_deal(deal: Any) -> int:
     return deal
 
 
+def read_keep_count(count: Any) -> bool:
+    """Whether a ``rematch`` message carries la cuenta on (``"keep"``, the default) or starts
+    it from zero (``"reset"``).
+
+    >>> read_keep_count(None), read_keep_count("reset")
+    (True, False)
+
+    :raises UserError: for anything else.
+    """
+    if count is None or count == "keep":
+        return True
+    if count == "reset":
+        return False
+    raise UserError(_('\'count\' must be "keep" (the count goes on) or "reset" (from zero).'))
+
+
 def read_language(code: Any) -> str:
     """The language a ``lang`` message asks for, one of those offered.
 

@@ -77,6 +77,8 @@ matches = Table(
     Column("fair", Boolean, nullable=False, server_default=false()),
     Column("invite_only", Boolean, nullable=False, server_default=false()),
     Column("hints", Boolean, nullable=False, server_default=true()),
+    Column("count", Text),
+    Column("count_matches", Integer, nullable=False, server_default="0"),
 )
 
 seats = Table(
@@ -182,6 +184,11 @@ class MatchRow:
     lobby); False: anyone who has the match's id takes the next free seat, as before."""
     hints: bool = True
     """A player may ask for a hint (the creator's choice)."""
+    count: tuple[int, ...] = ()
+    """La cuenta: each seat's total over the matches played before this one, one the
+    rematch of the other (``()``: none before it, or the count started from zero)."""
+    count_matches: int = 0
+    """How many matches ``count`` holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +243,22 @@ def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         fair=bool(row.fair),
         invite_only=bool(row.invite_only),
         hints=bool(row.hints),
+        count=_count(row.count, len(seat_list)),
+        count_matches=row.count_matches or 0,
     )
+
+
+def _count(text: str | None, players: int) -> tuple[int, ...]:
+    """A stored count (JSON, one total a seat), or ``()`` where there is none."""
+    if not text:
+        return ()
+    totals = tuple(int(t) for t in json.loads(text))
+    return totals if len(totals) == players else ()
+
+
+def count_text(count: Sequence[int]) -> str | None:
+    """A count as stored."""
+    return json.dumps(list(count)) if count else None
 
 
 def deal_row(found: Sequence[Any]) -> DealRow:
@@ -269,6 +291,12 @@ def migrate(conn: Connection) -> None:
     if "hints" not in have:  # every match stored so far gave hints
         _add_false_column(conn, "hints")
         conn.execute(update(matches).values(hints=True))
+    if "count" not in have:  # no match stored so far carries a count
+        quote = conn.dialect.identifier_preparer.quote
+        conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {quote('count')} TEXT")
+        conn.exec_driver_sql(
+            f"ALTER TABLE games ADD COLUMN {quote('count_matches')} INTEGER NOT NULL DEFAULT 0"
+        )
     seat_columns = {c["name"] for c in inspect(conn).get_columns("seats")}
     for name, width in (("level", 16), ("invite_hash", 64)):
         if name not in seat_columns:

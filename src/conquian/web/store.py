@@ -51,6 +51,7 @@ from .schema import (
     Loaded,
     MatchRow,
     actions,
+    count_text,
     deal_row,
     deal_values,
     deals,
@@ -145,6 +146,8 @@ class Store(ABC):
                 fair=match.fair,
                 invite_only=match.invite_only,
                 hints=match.hints,
+                count=count_text(match.count),
+                count_matches=match.count_matches,
             )
         )
         if first_deal is not None:

@@ -184,6 +184,8 @@ class Views:
             "over": live.dealt and over,
             "leader": match.leader if live.dealt else None,
             "scoring": live.rules.scoring.value,
+            "count": live.count,
+            "count_matches": live.count_matches + 1,
         }
         public = self._public_now() if live.dealt else None
         return Shared(self._facts(), score, self._commitments(), public)

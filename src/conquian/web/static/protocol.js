@@ -62,6 +62,9 @@ export {};
  * @property {boolean} over
  * @property {number | null} leader
  * @property {"stake" | "points"} scoring
+ * @property {number[]} count  la cuenta: each seat's total over this match and the matches
+ *   before it, one the rematch of the other
+ * @property {number} count_matches  how many matches the count holds (1: this one only)
  */
 
 /**
@@ -278,7 +281,7 @@ export {};
  * @typedef {{type: "hello", lang: string, deltas: boolean, token?: string, seed?: string}
  *   | {type: "act", action: string, id: number}
  *   | {type: "seed", deal: number, seed: string}
- *   | {type: "hint"} | {type: "rematch"} | {type: "review", deal: number}
+ *   | {type: "hint"} | {type: "rematch", count?: "keep" | "reset"} | {type: "review", deal: number}
  *   | {type: "lang", lang: string}} ClientMessage
  */
 

@@ -262,7 +262,7 @@ export function listen(ctl, auto, signal) {
       if (el.classList.contains("choice")) return ctl.act(el.dataset.action || "");
       if (el.classList.contains("btn-rematch")) {
         ctl.set(askedRematch(game));
-        return void ctl.send({ type: "rematch" });
+        return void ctl.send({ type: "rematch", count: el.dataset.count === "reset" ? "reset" : "keep" });
       }
       if (el.classList.contains("copy-invite")) {
         const input = document.getElementById(el.dataset.for || "");

@@ -14,8 +14,17 @@ import { matchOverButtons } from "./summary.js";
 export function score({ s, game, names }) {
   const g = s.game;
   const balance = s.match.balance;
+  /** @param {number} n */
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
   /** @param {number} p */
-  const points = (p) => (balance[p] > 0 ? `+${balance[p]}` : `${balance[p]}`);
+  const points = (p) => signed(balance[p]);
+  // la cuenta: shown beside the match once a rematch carried it on
+  const counted = s.match.count_matches > 1;
+  const countHead = counted
+    ? `<tr><th></th><th class="num">${esc(t("Match"))}</th><th class="num" title="${esc(tn("The count over {count} match", "The count over {count} matches", s.match.count_matches))}">${esc(t("Count"))}</th></tr>`
+    : "";
+  /** @param {number} p */
+  const count = (p) => (counted ? `<td class="num count" id="count-${p}">${signed(s.match.count[p])}</td>` : "");
   // Translators: the heading of the score of the match (several deals).
   const matchHead = esc(t("Match"));
   // Translators: the facts of the match under the score, joined by " · ".
@@ -27,7 +36,8 @@ export function score({ s, game, names }) {
   const hintsSaid = g.hints ? t("Hints are on in this game.") : t("Hints are off in this game: the player who made it chose so.");
   return `<div class="panel score">
         <h2>${matchHead}</h2>
-        <table>${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${points(p)}</td></tr>`).join("")}</table>
+        <table>${countHead}${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${points(p)}</td>${count(p)}</tr>`).join("")}</table>
+        ${counted ? `<p class="small" id="count-said">${esc(tn("The count over {count} match", "The count over {count} matches", s.match.count_matches))}</p>` : ""}
         <p class="small">${facts.join(" · ")} · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(t("{rules} rules", { rules: g.rules }))}</a></p>
         <p class="small hints-state" id="hints-state" data-hints="${!!g.hints}">${esc(hintsSaid)}</p>
         ${s.match.over ? matchOverButtons(game) : ""}

@@ -4,11 +4,11 @@
 // scene, as HTML.
 
 import { card, melds, words } from "../html.js";
-import { escapeHTML as esc, t, th } from "../words.js";
+import { escapeHTML as esc, t, th, tn } from "../words.js";
 import { reviewPart } from "./review.js";
 import { summaryPending } from "./state.js";
 
-/** @import { LastDeal } from "../protocol.js" */
+/** @import { LastDeal, MatchFacts } from "../protocol.js" */
 /** @import { ShuffleCheck } from "../memory.js" */
 /** @import { GameState } from "./state.js" */
 /** @import { Scene } from "./scene.js" */
@@ -59,7 +59,8 @@ export function matchOverButtons(game) {
       ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("Go to the rematch"))}</a>`
       : `<a class="button" href="#/watch/${g.rematch}">${esc(t("Watch the rematch"))}</a>`
     : game.token
-      ? `<button class="primary btn-rematch">${esc(t("Rematch"))}</button>`
+      ? `<button class="primary btn-rematch" data-count="keep">${esc(t("Rematch"))}</button>
+         <button class="btn-rematch" data-count="reset">${esc(t("Rematch, the count from zero"))}</button>`
       : "";
   const deals = Array.from({ length: s.match.deal }, (_, i) => i + 1);
   const several = deals.length > 1;
@@ -70,6 +71,19 @@ export function matchOverButtons(game) {
   const replay = (d) => esc(several ? t("Replay {number}", { number: d }) : t("Replay"));
   return `<div class="over-buttons">${rematch}
     ${deals.map((d) => `<a class="button" href="/api/games/${g.id}/records/${d}" download>${record(d)}</a> <a class="button replay-link" href="#/replay/${g.id}/${d}">${replay(d)}</a>`).join(" ")}</div>`;
+}
+
+/**
+ * La cuenta, the count over the matches played one the rematch of the other ("" for one).
+ * @param {MatchFacts} match
+ * @param {string[]} names
+ */
+export function countLine(match, names) {
+  if (match.count_matches < 2) return "";
+  /** @param {number} n */
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+  const totals = names.map((n, p) => `${esc(n)} ${signed(match.count[p])}`).join(" · ");
+  return `<p class="count-line" id="count-line"><strong>${esc(tn("The count over {count} match", "The count over {count} matches", match.count_matches))}:</strong> ${totals}</p>`;
 }
 
 /**
@@ -99,6 +113,7 @@ export function summaryOverlay({ game, names, deck, around }) {
     <div class="summary panel" id="summary">
       <h2 id="summary-title" data-over="${over}">${esc(over ? t("Game over") : t("Deal {number} is over", { number: last.deal }))}</h2>
       ${last.lines.map((l) => `<p>${words(l, deck)}</p>`).join("")}
+      ${countLine(s.match, names)}
       <div class="finals">${seatsHtml}</div>
       ${shuffleCheck(last, around.checks[last.deal])}
       ${reviewPart(game, last, deck)}

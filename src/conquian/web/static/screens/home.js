@@ -5,7 +5,7 @@ import { card } from "../html.js";
 import { myGames, remember, rememberShuffle, saveName, savedName } from "../memory.js";
 import { api, app, byId, defaultDeck, deck, element, errorText, toast } from "../page.js";
 import { gamePitch, games, levelWord, levels, seatWords } from "../seats.js";
-import { escapeHTML as esc, language, t } from "../words.js";
+import { escapeHTML as esc, language, t, tn } from "../words.js";
 import { loadLobby } from "./lobby.js";
 
 /** @import { Screen } from "../page.js" */
@@ -15,6 +15,15 @@ import { loadLobby } from "./lobby.js";
  * @returns {Record<string, string>} */
 const ratings = () =>
   Object.fromEntries((document.body.dataset.ratings || "").split(" ").filter(Boolean).map((pair) => pair.split(":")));
+
+/** How long a game lasts: [the rules' flags, words]; "" is one deal won (a rematch carries
+ * la cuenta, the count, on).
+ * @returns {[string, string][]} */
+const lengths = () => [
+  ["", t("One deal won (a rematch keeps the count)")],
+  ...[3, 5].map((n) => /** @type {[string, string]} */ ([`match=n_deals,match_target=${n}`, tn("{count} deal", "{count} deals", n)])),
+  ...[3, 5].map((n) => /** @type {[string, string]} */ ([`match=first_to,match_target=${n}`, tn("First to win {count} deal", "First to win {count} deals", n)])),
+];
 
 /** @returns {Screen} */
 export function showHome() {
@@ -40,6 +49,7 @@ export function showHome() {
         <h2>${esc(t("New game"))}</h2>
         <label>${esc(t("Your name"))} <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("Player {number}", { number: 1 }))}"></label>
         <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
+        <label>${esc(t("How long"))} <select id="game-length">${lengths().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <fieldset>
           <legend>${esc(t("Against the computer"))}</legend>
           <div class="levels">${levels().map(([v, label]) => `<label class="level"><input type="radio" name="level" value="${v}" ${v === "medium" ? "checked" : ""}> ${esc(label)}${RATINGS[v] ? ` <span class="rating">${esc(RATINGS[v])}</span>` : ""}</label>`).join("")}</div>
@@ -121,8 +131,9 @@ export function showHome() {
     const level = document.querySelector("input[name=level]:checked")?.getAttribute("value") || undefined;
     const [, title] = game();
     const chosen = picks();
+    const length = element("game-length", HTMLSelectElement).value;
     /** @type {Record<string, unknown>} */
-    const body = { name: player || null, rules: rulesSelect.value };
+    const body = { name: player || null, rules: length ? `${rulesSelect.value},${length}` : rulesSelect.value };
     if (mode === "bot") Object.assign(body, { mode, level, hints: element("hints-bot", HTMLInputElement).checked });
     else {
       body.seats = chosen.map((v) => (v === "person" ? { kind: "person" } : { kind: "bot", level: v.slice(4) }));
