@@ -162,6 +162,9 @@ def test_the_web_server_seats_three_or_four_and_plays_the_two_player_exchange(
                 dealt = set(obs["hand"])
             if obs["phase"] != "exchange" and swapped is None:
                 swapped = obs["exchange"]
+            if swapped is not None:  # the log says who passed you which card (F6)
+                told = [json.dumps(line) for line in msg["log"] if "passed you" in json.dumps(line)]
+                assert len(told) == 1 and f'"{swapped["received"]}"' in told[0], told
             legal = obs["legal_actions"]
             if legal and msg["seq"] > acted:
                 acted = msg["seq"]
@@ -174,6 +177,7 @@ def test_the_web_server_seats_three_or_four_and_plays_the_two_player_exchange(
             view = receive(watcher)
             assert_secret(view, game_at(client, game_id, view["seq"]), None)
             assert view["obs"] is None or "exchange" not in view["obs"]
+            assert "passed you" not in json.dumps(view["log"])
             seen += 1
             if view["last"] is not None:
                 break

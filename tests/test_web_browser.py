@@ -70,6 +70,9 @@ STILL: dict[str, Any] = {"reduced_motion": "reduce"}
 click on a card does not wait for it to land (the full game against the computer, and
 tests/test_web_browser_play.py, play with the cards moving)."""
 
+SHARE_STUB = "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+"""The phone's sharing (the Web Share API), kept to look at what was shared."""
+
 ASK_ME = 'localStorage.setItem("conquian.autoplay", "off");'
 """These tests make every move themselves: the page is not to decline or play for them
 (tests/test_web_browser_play.py tests that it does)."""
@@ -190,7 +193,7 @@ def move(page: Page, use_keys: bool) -> bool:
             else:
                 choices.nth(best).click()
     elif now["force"]:
-        page.keyboard.press("F") if use_keys else page.click("#btn-force")
+        page.keyboard.press(key_of(page, "#btn-force")) if use_keys else page.click("#btn-force")
     elif now["discard"]:
         pick = loosest(now["hand"])
         cards = page.locator("#hand .card-btn")
@@ -198,7 +201,7 @@ def move(page: Page, use_keys: bool) -> bool:
             cards.nth(pick - 1).focus()
             page.keyboard.press("ArrowRight")
             page.keyboard.press("Space")
-            page.keyboard.press("D")
+            page.keyboard.press(key_of(page, "#btn-discard"))
         else:
             cards.nth(pick).click()
             page.click("#btn-discard")
@@ -207,7 +210,7 @@ def move(page: Page, use_keys: bool) -> bool:
         page.click("#btn-exchange")
     elif now["decline"]:
         if use_keys:
-            page.keyboard.press("P")
+            page.keyboard.press(key_of(page, "#btn-decline, #btn-pass"))
         else:
             page.locator("#btn-decline, #btn-pass").first.click()
     else:
@@ -219,6 +222,13 @@ def move(page: Page, use_keys: bool) -> bool:
         timeout=WAIT_MS,
     )
     return True
+
+
+def key_of(page: Page, button: str) -> str:
+    """The key a button shows (the language's letter: in Spanish P pays, pagar)."""
+    key = page.locator(button).first.get_attribute("data-key")
+    assert key and len(key) == 1, key
+    return key
 
 
 NEWS_JS = """n => document.getElementById("app").dataset.seq !== n
@@ -372,7 +382,7 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ana.fill("#name", "Ana")
     ana.check("#public")  # listed in the lobby, so that Ben finds it there
     ana.click("#play-friend")
-    invite = ana.locator("#invite-1")  # the invitation of Ben's seat
+    invite = ana.locator("#invite-table")  # the table's link: Ben's seat, the one free
     expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
     link = invite.input_value()
     game_id = link.split("#/join/")[1].split("/")[0]
@@ -406,7 +416,10 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
         if not moved:
             wait_for_news([ana, ben])
     # the spectator saw the same moves, still without any hand
-    expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
+    told = ana.locator("#log li", has_text="passed you").count()  # to her alone (F6)
+    expect(eve.locator("#log li")).to_have_count(
+        ana.locator("#log li").count() - told, timeout=WAIT_MS
+    )
     assert eve.locator("#hand .card-btn").count() == 0
     # each browser checked the shuffle itself once the server seed was revealed: the seed
     # matches the commitment it was shown before the deal, its own seed was mixed in, and the
@@ -428,8 +441,8 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     expect(ben.locator("#hand .card-btn")).to_have_count(10, timeout=WAIT_MS)
     assert ana.url.split("/")[-2] == ben.url.split("/")[-2] != game_id
     for page in (ana, ben):
-        expect(page.locator("#count-said")).to_have_text("The count over 2 matches")
-        assert [page.locator(f"#count-{p}").inner_text() for p in (0, 1)] == scores
+        expect(page.locator("#cuenta-said")).to_have_text("The count over 2 matches")
+        assert [page.locator(f"#cuenta-{p}").inner_text() for p in (0, 1)] == scores
     for page in (ana, ben, eve):
         assert not csp_violations(page)
     # every message the three browsers received, checked against the true game
@@ -467,6 +480,15 @@ def test_the_two_player_mexican_game_plays_its_exchange_in_the_browser(
     # the card went to the computer, and one came back: still eight cards, not that one
     expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
     expect(page.locator(f'#hand [data-card="{card}"]')).to_have_count(0, timeout=WAIT_MS)
+    # the card received is marked in the hand and said in the log, with who passed it
+    # (NEWCOMER-ES F6); only that one
+    got = page.locator("#hand .card-btn.received")
+    expect(got).to_have_count(1, timeout=WAIT_MS)
+    received = str(got.get_attribute("data-card"))
+    assert "received in the exchange" in str(got.get_attribute("aria-label"))
+    said = page.locator("#log li", has_text="passed you")
+    expect(said).to_have_count(1)
+    assert said.locator(".chip").get_attribute("data-card") == received
     assert not errors and not csp_violations(page)
     page.close()
 
@@ -486,26 +508,50 @@ def test_three_browsers_play_a_tercerilla_between_friends(
         page.add_init_script(CSP_WATCH)
         listen(page, seat, frames)
     ana, ben, cy = pages
+    ana.add_init_script(SHARE_STUB)
     ana.goto(server + "/")
     ana.fill("#name", "Ana")
     ana.select_option("#game-rules", "tercerilla")
     expect(ana.locator("#play-friend")).to_have_text("Create a game for friends")
     ana.click("#play-friend")
-    # an invitation link for each friend's seat
-    expect(ana.locator("#invite .invite-link")).to_have_count(2, timeout=WAIT_MS)
-    links = [ana.locator(f"#invite-{seat}").input_value() for seat in (1, 2)]
-    assert links[0] != links[1]
-    for page, name, link in ((cy, "Cy", links[1]), (ben, "Ben", links[0])):
-        page.goto(link)
-        page.fill("#name", name)
-        page.click("#join-btn")
+    # one link for the whole table (NEWCOMER-ES F11), shared with a message ready, and a
+    # link to watch; an invitation link for each seat as well, behind "one link per seat"
+    table = ana.locator("#invite-table")
+    expect(table).to_have_value(re.compile(r"#/join/[^/]+/1\.[^.]+\.2\.[^.]+$"), timeout=WAIT_MS)
+    link = table.input_value()
+    ana.click("#invite .share-link[data-for=invite-table]")
+    shared = ana.wait_for_function("() => window.__shared").json_value()
+    assert link in shared["text"] and "Ana invites you to play" in shared["text"]
+    watch = ana.locator("#watch-link").input_value()
+    assert re.search(r"#/watch/[^/]+$", watch) and watch.split("/")[-1] == link.split("/")[-2]
+    expect(ana.locator("#invite .invite-link[data-seat]")).to_have_count(2)
+    # Cy comes first and picks the second free seat; Ben, with the same link, gets the other
+    cy.goto(link)
+    expect(cy.locator("#seat-choice input[name=seat]")).to_have_count(2, timeout=WAIT_MS)
+    cy.check("#seat-choice input[value='2']")
+    cy.fill("#name", "Cy")
+    cy.click("#join-btn")
+    expect(cy).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)
+    ben.goto(link)
+    expect(ben.locator("#join-seats")).to_contain_text("1 of 3 seats free", timeout=WAIT_MS)
+    expect(ben.locator("#seat-choice")).to_be_hidden()
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
     # all three are seated and dealt eight cards; each sees the two others' hands as backs
     for page in pages:
         expect(page.locator("#hand .card-btn")).to_have_count(8, timeout=WAIT_MS)
         expect(page.locator(".player.opp")).to_have_count(2)
     expect(ana.locator(".player.opp").first).to_contain_text("on your right")
-    # each link seated its own seat: Ben on Ana's right although Cy came first
+    # each took the seat picked: Ben on Ana's right although Cy came first
     expect(ana.locator(".player.opp .name").first).to_have_text("Ben")
+    # the watch link shows the table from no seat: no hand, no "on your right"
+    eve_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, **STILL)
+    eve = eve_ctx.new_page()
+    eve.goto(watch)
+    expect(eve.locator(".player.opp")).to_have_count(2, timeout=WAIT_MS)
+    assert eve.locator("#hand .card-btn").count() == 0
+    assert "on your right" not in eve.locator("#game-view").inner_text()
+    eve_ctx.close()
     deadline = time.monotonic() + 170
     while not all(game_over(p) for p in pages):
         assert time.monotonic() < deadline, "the three friends' game did not finish"
@@ -549,8 +595,8 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
     expect(ana.locator("#play-friend")).to_have_text("Create the table")
     ana.check("#public")
     ana.click("#play-friend")
-    expect(ana.locator("#invite .invite-link")).to_have_count(1, timeout=WAIT_MS)
-    link = ana.locator("#invite-1").input_value()
+    expect(ana.locator("#invite-table")).to_have_count(1, timeout=WAIT_MS)
+    link = ana.locator("#invite-table").input_value()
     game_id, code = link.split("#/join/")[1].split("/")
     expect(ana.locator("#seat-list li")).to_have_count(3)
     expect(ana.locator("#seat-list li[data-seat='2']")).to_contain_text("Computer (easy)")
@@ -584,7 +630,10 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
         if not any(moved):
             wait_for_news(people)
     # the spectator saw every move, and never a hand
-    expect(eve.locator("#log li")).to_have_count(ana.locator("#log li").count(), timeout=WAIT_MS)
+    told = ana.locator("#log li", has_text="passed you").count()  # to her alone (F6)
+    expect(eve.locator("#log li")).to_have_count(
+        ana.locator("#log li").count() - told, timeout=WAIT_MS
+    )
     assert eve.locator("#hand .card-btn").count() == 0
     for page in people:
         expect(page.locator("#fair-check")).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
@@ -596,7 +645,7 @@ def test_two_people_and_a_computer_at_a_tercerilla_with_a_spectator(
     eve.keyboard.press("End")
     expect(eve.locator("#rp-step")).to_have_text(re.compile(r"^(\d+) / \1$"))
     # a rematch at the same table: the two people and the computer at its level
-    ana.locator("#summary .btn-rematch").click()
+    ana.locator("#summary .btn-rematch[data-count=keep]").click()
     expect(ana).to_have_url(re.compile(r"#/g/(?!" + re.escape(game_id) + ")"), timeout=WAIT_MS)
     ben.locator("#summary .go-rematch").click()
     for page in people:
@@ -844,10 +893,10 @@ def test_a_deal_in_spanish_has_no_english_left_and_the_menu_changes_the_language
     page.select_option("#game-rules", "standard")
     expect(page.locator("#play-friend")).to_have_text("Crear una partida para un amigo")
     page.click("#play-friend")
-    expect(page.locator("#invite-1")).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+    expect(page.locator("#invite-table")).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
     expect(page.locator("#prompt")).to_have_text("Esperando a que se una un jugador más…")
     look("the waiting room")
-    page.goto(page.locator("#invite-1").input_value())
+    page.goto(page.locator("#invite-table").input_value())
     expect(page.locator("#join-info")).to_contain_text("Ana te invita", timeout=WAIT_MS)
     look("an invitation")
     assert not errors and not csp_violations(page), errors
@@ -949,7 +998,7 @@ def test_two_browsers_through_nginx_and_two_processes_one_of_them_killed(
                 ana.goto(proxy + "/")
                 ana.fill("#name", "Ana")
                 ana.click("#play-friend")
-                invite = ana.locator("#invite-1")
+                invite = ana.locator("#invite-table")
                 expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
                 link = invite.input_value()
                 game_id = link.split("#/join/")[1].split("/")[0]

@@ -50,41 +50,71 @@ MOVED_JS = """n => document.getElementById("app").dataset.seq !== n
 SETTLED_JS = "Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))"
 """Wait for every animation of the page to end."""
 
-LAYOUT_JS = """() => {
+PHONE_LAYOUT_JS = """() => {
   const box = (el) => {
     const r = el.getBoundingClientRect();
     return {what: el.id || el.className || el.tagName, left: r.left, top: r.top,
             right: r.right, bottom: r.bottom, width: r.width, height: r.height};
   };
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+  // the first ancestor that clips the element (its overflow is not visible) and cuts it
+  const clipper = (el) => {
+    const r = el.getBoundingClientRect();
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5)
+        return a.id || a.className;
+    }
+    return null;
+  };
   const root = document.scrollingElement;
+  // what a player looks at: every card of every table (yours too), every dead card, the
+  // centre, the prompt, a hint open, the buttons and the hand
+  const seen = [...document.querySelectorAll(
+    "#hand, #hand .card-btn, #actions button, #prompt, #centre, #dead .chip, .field .table .card, .player.me, .hint")].filter(shown);
+  // a box that scrolls inside the page: what it hides, a player has no reason to look for
+  const scrollers = [...document.querySelectorAll("main *")].filter((el) =>
+    shown(el) && el.scrollHeight > el.clientHeight + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowY));
   return {
     width: innerWidth, height: innerHeight,
     scroll: [scrollX, scrollY, root.scrollWidth, root.scrollHeight],
-    hand: box(document.getElementById("hand")),
+    seen: seen.map(box),
+    tables: [...document.querySelectorAll(".field .table")].map((t) => t.querySelectorAll(".card").length),
+    dead: [document.querySelectorAll("#dead .chip").length, [...document.querySelectorAll("#dead .chip")].filter(shown).length],
+    clipped: seen.map((el) => [el.id || el.className, clipper(el)]).filter(([, by]) => by),
+    scrollers: scrollers.map((el) => el.id || el.className),
     targets: [...document.querySelectorAll(
-      "#hand .card-btn, #actions button, #btn-side, #centre-take, .choice, #btn-cancel")].map(box),
+      "#hand .card-btn, #actions button, #btn-side, #centre-take, .choice, #btn-cancel")].filter(shown).map(box),
     keys: [...document.querySelectorAll("kbd")].filter(shown).length,
   };
 }"""
 
 
-def check_phone_layout(page: Page) -> None:
-    """The whole table in the screen: the hand and every button inside it, each a finger's
-    size, no keyboard hint, and nothing to scroll (once the cards in flight have landed)."""
+def check_phone_layout(page: Page) -> dict[str, Any]:
+    """The whole table in the screen (NEWCOMER-ES F1): every card of every table (yours
+    included), every dead card, the centre, the prompt, an open hint, the buttons and the
+    hand inside it and cut by nothing, no box that scrolls and nothing to scroll, each
+    button a finger's size, no keyboard hint (once the cards in flight have landed)."""
     page.evaluate(SETTLED_JS)
-    at = page.evaluate(LAYOUT_JS)
+    at: dict[str, Any] = page.evaluate(PHONE_LAYOUT_JS)
     width, height = at["width"], at["height"]
     scroll_x, scroll_y, scroll_width, scroll_height = at["scroll"]
     assert (scroll_x, scroll_y) == (0, 0), at["scroll"]
     assert scroll_width <= width and scroll_height <= height, f"the page scrolls: {at['scroll']}"
     assert at["keys"] == 0, "keyboard hints on a touch screen"
-    for box in [at["hand"], *at["targets"]]:
+    assert not at["scrollers"], f"a box scrolls inside the page: {at['scrollers']}"
+    parts = [b for b in at["seen"] if b["what"] in ("hand", "prompt", "actions", "hint")]
+    assert not at["clipped"], f"cut off: {at['clipped']} ({parts})"
+    assert at["dead"][0] == at["dead"][1], f"dead cards hidden: {at['dead']}"
+    for box in at["seen"]:
         inside = box["left"] >= 0 and box["top"] >= 0
         inside = inside and box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5
         assert inside, f"{box['what']} is not inside the {width}x{height} screen: {box}"
     for box in at["targets"]:
         assert box["width"] >= 44 and box["height"] >= 44, f"{box['what']} is too small: {box}"
+    return at
 
 
 DESKTOP_LAYOUT_JS = """() => {
@@ -359,6 +389,60 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
         check_phone_layout(page)
     assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
     assert check_wire(sqlite_database(db), frames) > decisions  # no hidden card was sent
+
+
+@pytest.mark.parametrize(
+    ("size", "rules"),
+    [((390, 844), "tercerilla"), ((360, 640), "mexican,num_players=4"), ((360, 640), "standard")],
+    ids=["390x844-tercerilla", "360x640-four", "360x640-two"],
+)
+def test_at_every_decision_on_a_phone_every_table_the_dead_cards_and_the_hand_are_in_sight(
+    served: tuple[str, Path],
+    browser: Browser,
+    context: list[BrowserContext],
+    size: tuple[int, int],
+    rules: str,
+) -> None:
+    """At every decision of a deal, the exchange and the force included, and again with the
+    hint open at each kind of decision: what the player must see is on the screen (F1)."""
+    server, _ = served
+    width, height = size
+    page = open_page(context, browser, **{**PHONE, "viewport": {"width": width, "height": height}})
+    page.add_init_script('localStorage.setItem("conquian.autoplay", "off");')  # every decision
+    page.add_init_script(CSP_WATCH)
+    page.goto(server + "/")
+    play_the_computer(page, server, rules=rules)
+    kinds: set[str] = set()
+    hinted: set[str] = set()
+    most = {"melded": 0, "dead": 0}
+    for _ in range(300):
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        if page.locator("#summary").count():
+            break
+        at = check_phone_layout(page)
+        most = {
+            "melded": max(most["melded"], sum(at["tables"])),
+            "dead": max(most["dead"], at["dead"][0]),
+        }
+        buttons = page.locator("#actions button:not(#btn-hint)").evaluate_all(
+            "els => els.map(e => e.id)"
+        )
+        kind = "+".join(sorted(buttons))
+        kinds.add(kind)
+        if kind not in hinted and page.locator("#btn-hint").count():
+            hinted.add(kind)
+            page.tap("#btn-hint")
+            expect(page.locator(".hint")).to_be_visible(timeout=WAIT_MS)
+            check_phone_layout(page)
+        decide(page, touch=True)
+    else:
+        raise AssertionError("the deal did not end")
+    assert hinted == kinds, (hinted, kinds)  # the hint was open at every kind of decision
+    if rules != "standard":
+        assert "btn-exchange" in kinds, kinds
+    assert "btn-decline" in "+".join(kinds), kinds
+    assert most["dead"] >= 1 and most["melded"] + most["dead"] >= 3, most  # cards were seen
+    assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------ a desktop

@@ -286,6 +286,8 @@ class Views:
             kept = self._logs[key] = _KeptLog(game, names.names, log)
             done = 0
         if done < len(events):
+            if seat is not None:  # the card passed to this seat, told once all have chosen
+                kept.log.received = game.state.received(seat)
             seen = [e.seen_by(viewer) for e in events[done:]]
             first = kept.log.extend(seen)
             kept.items[first:] = [segments(line) for line in kept.log.lines[first:]]

@@ -108,6 +108,21 @@ export const seatWords = () => ({
   /** @param {number} count */
   sharedLink: (count) => (count > 1 ? t("Send this link to your friends (one link for every free seat):") : t("Send this link to your friend:")),
   invitesElsewhere: t("The invitation links are with the player who made the game."),
+  /** @param {number} count */
+  tableLinkHead: (count) =>
+    count > 1
+      ? t("One link for the whole table: send it to your friends, each picks a free seat.")
+      : t("Send this link to your friend: it takes the free seat."),
+  watchLinkHead: t("A link to watch the game (it shows no one's cards):"),
+  seatByLink: t("One link for each seat"),
+  share: t("Share"),
+  /** @param {string} host @param {string} game @param {string} link */
+  shareText: (host, game, link) => t("{host} invites you to play Conquián — {game}. Pick your seat here: {link}", { host, game, link }),
+  /** @param {string} host @param {string} game @param {string} link */
+  watchText: (host, game, link) => t("Watch {host}'s game of Conquián — {game} — here: {link}", { host, game, link }),
+  tableLinkCopied: t("The table's link is copied."),
+  watchLinkCopied: t("The link to watch the game is copied."),
+  pickSeat: t("Your seat"),
   copy: t("Copy"),
   /** @param {string} label */
   copied: (label) => t("The link for {seat} is copied.", { seat: label.toLocaleLowerCase(language()) }),

@@ -35,14 +35,39 @@ export function inviteBanner(s, joinLink) {
           <button type="button" class="copy-invite" data-for="invite-${seat}" data-label="${esc(label)}">${esc(said.copy)}</button></div>`;
       })
       .join("");
-    return `<div class="banner invite" id="invite"><p>${esc(said.inviteHead(invitations.length))}</p>${rows}${
-      g.by_invitation ? "" : `<p class="small">${esc(said.inviteLobby)}</p>`
-    }</div>`;
+    // one link for the whole table: each free seat's number and code ("1.CODE.2.CODE"), so
+    // that each friend picks a free seat
+    const table = `${joinLink}/${invitations.map(({ seat, code }) => `${seat}.${code}`).join(".")}`;
+    const watch = joinLink.replace(/#\/join\//, "#/watch/");
+    const host = g.names[s.seat] || "";
+    const game = titleOf(g);
+    return `<div class="banner invite" id="invite"><p>${esc(said.tableLinkHead(invitations.length))}</p>
+      ${shareRow("invite-table", table, said.tableLinkCopied, said.shareText(host, game, table))}
+      <p class="small">${esc(said.watchLinkHead)}</p>
+      ${shareRow("watch-link", watch, said.watchLinkCopied, said.watchText(host, game, watch))}
+      ${invitations.length > 1 ? `<details class="small"><summary>${esc(said.seatByLink)}</summary>${rows}</details>` : ""}${
+        g.by_invitation ? "" : `<p class="small">${esc(said.inviteLobby)}</p>`
+      }</div>`;
   }
   if (g.by_invitation) return `<div class="banner invite" id="invite"><p>${esc(said.invitesElsewhere)}</p></div>`;
   return `<div class="banner invite" id="invite"><p>${esc(said.sharedLink(g.free))}</p>
     <div class="invite-row"><input id="invite-link" class="invite-link" readonly value="${esc(joinLink)}">
     <button type="button" class="copy-invite" data-for="invite-link" data-label="${esc(said.freeSeat)}">${esc(said.copy)}</button></div></div>`;
+}
+
+/**
+ * A link to send: shared through the phone's own sharing (Web Share API) with a message
+ * ready, or copied where there is none.
+ * @param {string} id
+ * @param {string} link
+ * @param {string} copied  what the toast says once it is copied
+ * @param {string} text  the message shared with it
+ */
+function shareRow(id, link, copied, text) {
+  const said = seatWords();
+  return `<div class="invite-row"><input id="${id}" class="invite-link" readonly value="${esc(link)}">
+    <button type="button" class="primary share-link" data-for="${id}" data-text="${esc(text)}" data-copied="${esc(copied)}">${esc(said.share)}</button>
+    <button type="button" class="copy-invite" data-for="${id}" data-copied="${esc(copied)}">${esc(said.copy)}</button></div>`;
 }
 
 /**

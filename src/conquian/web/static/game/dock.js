@@ -28,6 +28,41 @@ export function prompt({ s, game, deck }) {
   return esc(g.kinds[who] === "bot" ? t("Waiting: {name} is thinking…", { name }) : t("Waiting: {name} to play…", { name }));
 }
 
+/** The keys of the move buttons in English, and the buttons shown together. */
+const ENGLISH_KEYS = { take: "T", decline: "P", pass: "P", lay: "L", force: "F", noforce: "N", discard: "D", exchange: "X", hint: "H" };
+/** @type {(keyof typeof ENGLISH_KEYS)[][]} */
+const TOGETHER = [["take", "decline", "hint"], ["take", "pass", "lay", "hint"], ["force", "noforce", "hint"], ["discard", "hint"], ["exchange", "hint"]];
+
+/**
+ * The key of each move button in the language in use (in Spanish T tomar, P pasar, P pagar,
+ * C cambiar, I pista...): each translation ends with its letter; where a language's letters
+ * are not one character each, or two buttons shown together would share one, the English
+ * ones.
+ * @returns {typeof ENGLISH_KEYS}
+ */
+export function moveKeys() {
+  const said = {
+    // Translators: the keyboard key of each move button: keep the text before the colon, and
+    // put after it the one letter a player of your language would press (it may differ from
+    // the English one; buttons shown together need different letters).
+    take: t("Key of Take: T"),
+    decline: t("Key of Decline: P"),
+    pass: t("Key of Pass: P"),
+    lay: t("Key of Lay & pass: L"),
+    force: t("Key of Force: F"),
+    noforce: t("Key of Let it go: N"),
+    discard: t("Key of Discard: D"),
+    exchange: t("Key of Pass it on: X"),
+    hint: t("Key of Hint: H"),
+  };
+  const keys = /** @type {typeof ENGLISH_KEYS} */ (
+    Object.fromEntries(Object.entries(said).map(([move, text]) => [move, text.slice(text.lastIndexOf(":") + 1).trim().toUpperCase()]))
+  );
+  const single = Object.values(keys).every((k) => [...k].length === 1 && k !== " ");
+  const apart = TOGETHER.every((group) => new Set(group.map((move) => keys[move])).size === group.length);
+  return single && apart ? keys : ENGLISH_KEYS;
+}
+
 /**
  * The buttons of the moves this player may make now, each with its key.
  * @param {GameState} game
@@ -45,26 +80,26 @@ export function moveButtons(game) {
    * @param {string} key
    */
   const b = (id, label, key, cls = "") => buttons.push(`<button id="${id}" class="${cls}" data-key="${key}" ${game.pending || game.offline ? "disabled" : ""}>${esc(label)} <kbd>${key}</kbd></button>`);
-  // Translators: the buttons of a move, each with its key (the same in every language).
+  const key = moveKeys();
   const outs = s.takes.filter((f) => goesOut(s, f)).length;
   const take = !outs
     ? s.obs.phase === "forced" ? t("Take it (forced)") : t("Take")
     : outs === s.takes.length ? t("Take and go out") : t("Take (you can go out)");
-  if (kinds.has("take")) b("btn-take", take, "T", outs ? "primary out" : "primary");
+  if (kinds.has("take")) b("btn-take", take, key.take, outs ? "primary out" : "primary");
   // Translators: refuse the card offered to you (pasar).
-  if (kinds.has("decline")) b("btn-decline", t("Decline"), "P");
+  if (kinds.has("decline")) b("btn-decline", t("Decline"), key.decline);
   if (kinds.has("pass")) {
     // Translators: let the card you turned from the stock go on (pasar).
-    if (legal.includes("pass")) b("btn-pass", t("Pass"), "P");
-    if (s.lays.length) b("btn-lay", t("Lay & pass"), "L");
+    if (legal.includes("pass")) b("btn-pass", t("Pass"), key.pass);
+    if (s.lays.length) b("btn-lay", t("Lay & pass"), key.lay);
   }
-  if (kinds.has("force")) b("btn-force", t("Force"), "F", "primary");
+  if (kinds.has("force")) b("btn-force", t("Force"), key.force, "primary");
   // Translators: do not force the player who refused the card.
-  if (kinds.has("noforce")) b("btn-noforce", t("Let it go"), "N");
-  if (kinds.has("discard")) b("btn-discard", t("Discard"), "D", "primary");
+  if (kinds.has("noforce")) b("btn-noforce", t("Let it go"), key.noforce);
+  if (kinds.has("discard")) b("btn-discard", t("Discard"), key.discard, "primary");
   // Translators: give the picked card in the exchange (el cambio).
-  if (kinds.has("exchange")) b("btn-exchange", t("Pass it on"), "X", "primary");
-  if (legal.length && s.game.hints) b("btn-hint", t("Hint"), "H", "ghost");
+  if (kinds.has("exchange")) b("btn-exchange", t("Pass it on"), key.exchange, "primary");
+  if (legal.length && s.game.hints) b("btn-hint", t("Hint"), key.hint, "ghost");
   return buttons.join("");
 }
 

@@ -68,7 +68,7 @@ function regionsOf(scene) {
     middle: middle(scene),
     me: mine(scene),
     prompt: prompt(scene),
-    toggle: `<button type="button" id="btn-side" class="ghost side-toggle" aria-expanded="${!!game.sideOpen}" aria-controls="side">${esc(t("Moves and score"))}</button>`,
+    toggle: `<button type="button" id="btn-side" class="ghost side-toggle" aria-expanded="${!!game.sideOpen}" aria-controls="side"><span class="long">${esc(t("Moves and score"))}</span><span class="short">${esc(t("Moves"))}</span></button>`,
     hint: hint(scene),
     actions: watching || s.ended ? "" : moveButtons(game),
     chooser: chooser(scene),

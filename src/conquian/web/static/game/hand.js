@@ -15,7 +15,16 @@ import { escapeHTML as esc, t } from "../words.js";
  * @param {Card} c
  */
 export const handClass = (game, c) =>
-  `card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}`;
+  `card-btn${game.selected.has(c) ? " selected" : ""}${game.hint && game.hint.action === `discard ${c}` ? " hinted" : ""}${received(game) === c ? " received" : ""}`;
+
+/**
+ * The card this player received in the exchange, once told (null: none).
+ * @param {GameState} game
+ */
+const received = (game) => {
+  const obs = game.state && game.state.obs;
+  return (obs && obs.exchange && obs.exchange.received) || null;
+};
 
 /**
  * The hand's cards and their names, in one string: the same string, the same buttons (then
@@ -37,7 +46,10 @@ export function handHTML({ watching, obs, me, game, deck }) {
   if (watching) return Array.from({ length: obs.hand_counts[me] }, () => card(null, deck, "back")).join("");
   if (!hand.length && obs.phase !== "over") return `<span class="empty">${esc(t("Your hand is empty: the next card you take goes out."))}</span>`;
   return hand
-    .map((c) => `<button class="${handClass(game, c)}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(cardName(c, deck))}">${cardImage(c, deck)}</button>`)
+    .map((c) => {
+      const name = received(game) === c ? t("{card}, received in the exchange", { card: cardName(c, deck) }) : cardName(c, deck);
+      return `<button class="${handClass(game, c)}" data-card="${c}" aria-pressed="${game.selected.has(c)}" aria-label="${esc(name)}" title="${esc(name)}">${cardImage(c, deck)}</button>`;
+    })
     .join("");
 }
 

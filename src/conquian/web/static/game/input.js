@@ -264,12 +264,27 @@ export function listen(ctl, auto, signal) {
         ctl.set(askedRematch(game));
         return void ctl.send({ type: "rematch", count: el.dataset.count === "reset" ? "reset" : "keep" });
       }
+      if (el.classList.contains("share-link")) {
+        const input = document.getElementById(el.dataset.for || "");
+        if (!(input instanceof HTMLInputElement)) return;
+        const text = el.dataset.text || input.value;
+        // the phone's own sharing (WhatsApp, messages...), or a copy of the message
+        if (typeof navigator.share === "function") {
+          navigator.share({ text }).catch(() => null);
+          return;
+        }
+        Promise.resolve()
+          .then(() => navigator.clipboard.writeText(text))
+          .then(() => toast(el.dataset.copied || ""))
+          .catch(() => input.select());
+        return;
+      }
       if (el.classList.contains("copy-invite")) {
         const input = document.getElementById(el.dataset.for || "");
         if (!(input instanceof HTMLInputElement)) return;
         Promise.resolve()
           .then(() => navigator.clipboard.writeText(input.value))
-          .then(() => toast(seatWords().copied(el.dataset.label || "")))
+          .then(() => toast(el.dataset.copied || seatWords().copied(el.dataset.label || "")))
           .catch(() => input.select());
         return;
       }

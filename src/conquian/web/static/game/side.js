@@ -24,7 +24,7 @@ export function score({ s, game, names }) {
     ? `<tr><th></th><th class="num">${esc(t("Match"))}</th><th class="num" title="${esc(tn("The count over {count} match", "The count over {count} matches", s.match.count_matches))}">${esc(t("Count"))}</th></tr>`
     : "";
   /** @param {number} p */
-  const count = (p) => (counted ? `<td class="num count" id="count-${p}">${signed(s.match.count[p])}</td>` : "");
+  const count = (p) => (counted ? `<td class="num cuenta" id="cuenta-${p}">${signed(s.match.count[p])}</td>` : "");
   // Translators: the heading of the score of the match (several deals).
   const matchHead = esc(t("Match"));
   // Translators: the facts of the match under the score, joined by " · ".
@@ -37,7 +37,7 @@ export function score({ s, game, names }) {
   return `<div class="panel score">
         <h2>${matchHead}</h2>
         <table>${countHead}${names.map((n, p) => `<tr><td>${esc(n)}</td><td class="num" id="score-${p}">${points(p)}</td>${count(p)}</tr>`).join("")}</table>
-        ${counted ? `<p class="small" id="count-said">${esc(tn("The count over {count} match", "The count over {count} matches", s.match.count_matches))}</p>` : ""}
+        ${counted ? `<p class="small" id="cuenta-said">${esc(tn("The count over {count} match", "The count over {count} matches", s.match.count_matches))}</p>` : ""}
         <p class="small">${facts.join(" · ")} · <a id="rules-link" href="#/rules/${encodeURIComponent(g.rules)}" target="_blank" rel="noopener">${esc(t("{rules} rules", { rules: g.rules }))}</a></p>
         <p class="small hints-state" id="hints-state" data-hints="${!!g.hints}">${esc(hintsSaid)}</p>
         ${s.match.over ? matchOverButtons(game) : ""}

@@ -83,7 +83,7 @@ export function countLine(match, names) {
   /** @param {number} n */
   const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
   const totals = names.map((n, p) => `${esc(n)} ${signed(match.count[p])}`).join(" · ");
-  return `<p class="count-line" id="count-line"><strong>${esc(tn("The count over {count} match", "The count over {count} matches", match.count_matches))}:</strong> ${totals}</p>`;
+  return `<p class="count-line" id="cuenta-line"><strong>${esc(tn("The count over {count} match", "The count over {count} matches", match.count_matches))}:</strong> ${totals}</p>`;
 }
 
 /**

@@ -42,7 +42,8 @@ export function moveWords(e, deck) {
 const toAct = ({ obs, s }, p) => (obs.phase !== "over" && !s.match.over && obs.to_act === p ? " to-act" : "");
 
 /** @param {Scene} scene @param {number} p */
-const inHand = ({ obs }, p) => esc(tn("{count} card in hand", "{count} cards in hand", obs.hand_counts[p]));
+const inHand = ({ obs }, p) =>
+  `<span class="long">${esc(tn("{count} card in hand", "{count} cards in hand", obs.hand_counts[p]))}</span><span class="short">${esc(tn("{count} card", "{count} cards", obs.hand_counts[p]))}</span>`;
 
 /** @param {Scene} scene @param {number} p */
 const tableOf = ({ names }, p) => esc(t("{name}'s table", { name: names[p] }));
@@ -55,7 +56,7 @@ const tableOf = ({ names }, p) => esc(t("{name}'s table", { name: names[p] }));
  */
 function whereFromYou({ watching, seats, me }, p) {
   if (watching || seats <= 2 || p !== (me + 1) % seats) return "";
-  return ` <span class="count">${esc(t("on your right, plays after you"))}</span>`;
+  return ` <span class="count where"><span class="long">${esc(t("on your right, plays after you"))}</span><span class="short">${esc(t("plays after you"))}</span></span>`;
 }
 
 /**

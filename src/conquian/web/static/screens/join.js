@@ -18,9 +18,16 @@ import { escapeHTML as esc, t, th } from "../words.js";
 export function showJoin(id, invite) {
   const name = savedName();
   const said = seatWords();
+  // a table's link holds each free seat's number and invitation ("1.CODE.2.CODE"): the
+  // friend picks one of the seats still free
+  const parts = invite && invite.includes(".") ? invite.split(".") : [];
+  /** @type {Map<number, string>} */
+  const codes = new Map();
+  for (let k = 0; k + 1 < parts.length; k += 2) codes.set(Number(parts[k]), parts[k + 1]);
   app.innerHTML = `<section class="panel narrow"><h2>${esc(said.joinHead)}</h2><p id="join-info">${esc(t("Loading…"))}</p>
     <p id="join-seats" class="seat-line small"></p>
-    <form id="join-form"><label>${esc(t("Your name"))} <input id="name" maxlength="24" value="${esc(name)}" placeholder="${esc(t("Your name"))}"></label>
+    <form id="join-form"><fieldset id="seat-choice" hidden><legend>${esc(said.pickSeat)}</legend></fieldset>
+    <label>${esc(t("Your name"))} <input id="name" maxlength="24" value="${esc(name)}" placeholder="${esc(t("Your name"))}"></label>
     <button class="primary" id="join-btn" type="submit">${esc(said.takeSeat)}</button></form>
     <p id="join-error" class="error" role="alert"></p></section>`;
   // this page's own form (the page may be drawn again meanwhile: never listen twice)
@@ -46,7 +53,13 @@ export function showJoin(id, invite) {
           ? th("{said} {link}.", { said: esc(said.byInvitation), link: watchLink })
           : esc(invite ? said.invited(host, title) : said.lobbyJoin(host, title));
       byId("join-seats").innerHTML = `<span class="free-count">${esc(said.seatsFree(info.free, info.names.length))}</span> ${seatLine(seatsOf(info))}`;
-      form.hidden = !free || closed;
+      const open = [...codes.keys()].filter((seat) => info.joined[seat] === false);
+      const choice = byId("seat-choice");
+      choice.hidden = open.length < 2;
+      choice.innerHTML = `<legend>${esc(said.pickSeat)}</legend>${open
+        .map((seat, k) => `<label class="check"><input type="radio" name="seat" value="${seat}"${k ? "" : " checked"}> ${esc(said.seatLabel(seat, info.names.length))}</label>`)
+        .join("")}`;
+      form.hidden = !free || closed || (codes.size > 0 && !open.length);
     } catch (err) {
       if (form.isConnected) byId("join-info").textContent = errorText(err);
     }
@@ -64,7 +77,9 @@ export function showJoin(id, invite) {
     const player = nameInput.value.trim();
     saveName(player);
     // the invitation code goes in the body, never in a URL
-    const body = invite ? { name: player || null, invite } : { name: player || null };
+    const picked = Number(document.querySelector("#seat-choice input[name=seat]:checked")?.getAttribute("value") ?? [...codes.keys()][0]);
+    const code = codes.size ? codes.get(picked) : invite;
+    const body = code ? { name: player || null, invite: code } : { name: player || null };
     try {
       /** @type {SeatAnswer} */
       const joined = await api(`/api/games/${encodeURIComponent(id)}/join`, body);
