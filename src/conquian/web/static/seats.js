@@ -67,6 +67,14 @@ export const seatWords = () => ({
       : seat === seats - 1
         ? t("Seat {number} · on your left, plays before you", { number: seat + 1 })
         : t("Seat {number}", { number: seat + 1 }),
+  // the seats of the join page, counted from the host's (seat 0): the friend has none yet
+  /** @param {number} seat @param {number} seats @param {string} host */
+  joinSeatLabel: (seat, seats, host) =>
+    seat === 1
+      ? t("Seat {number} · on {host}'s right, plays after {host}", { number: seat + 1, host })
+      : seat === seats - 1
+        ? t("Seat {number} · on {host}'s left, plays before {host}", { number: seat + 1, host })
+        : t("Seat {number} · across from {host}", { number: seat + 1, host }),
   person: t("A friend (invitation link)"),
   computerGroup: t("A computer player"),
   /** @param {string} level */

@@ -82,7 +82,10 @@ export function waitingRoom(game, s, joinLink) {
   const missing = g.free > 0;
   const prompt = missing ? said.waitingFor(g.free) : t("Shuffling: waiting for every player to add a seed to the shuffle…");
   const code = s.fair && s.fair.next ? `<code>${esc(s.fair.next.commitment)}</code>` : "";
-  const commitment = code ? `<p class="small">${th("Commitment to the first deal's shuffle: {commitment}", { commitment: code })}</p>` : "";
+  // the shuffle's commitment: for those who check, behind "Fair shuffle"
+  const commitment = code
+    ? `<details class="small"><summary>${esc(t("Fair shuffle"))}</summary><p>${th("Commitment to the first deal's shuffle: {commitment}", { commitment: code })}</p></details>`
+    : "";
   const seats = g.names
     .map((n, p) => {
       const free = !g.joined[p];

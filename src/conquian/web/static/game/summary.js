@@ -40,9 +40,14 @@ export function shuffleCheck(last, result) {
   // Translators: joins the checks of the shuffle in one sentence ("…; …").
   const checks = result.checks.map((c) => said[c.what][c.ok ? 0 : 1]).filter(Boolean).join(t("; "));
   const parts = { commitment, checks: esc(checks) };
-  return `<p class="fair small ${result.ok ? "ok" : "bad"}" id="fair-check" data-ok="${result.ok}">${
-    result.ok ? th("✓ Fair shuffle (commitment {commitment}): {checks}.", parts) : th("✗ The shuffle check failed (commitment {commitment}): {checks}.", parts)
-  }</p>`;
+  // in plain words first; the commitment and each check behind "Details"
+  const plainly = result.ok
+    ? t("✓ Fair shuffle: your browser checked that nobody could choose the cards.")
+    : t("✗ The shuffle check failed: these cards may not have been shuffled fairly.");
+  return `<div class="fair small ${result.ok ? "ok" : "bad"}" id="fair-check" data-ok="${result.ok}"><p>${esc(plainly)}</p>
+    <details><summary>${esc(t("Details"))}</summary><p>${
+      result.ok ? th("✓ Fair shuffle (commitment {commitment}): {checks}.", parts) : th("✗ The shuffle check failed (commitment {commitment}): {checks}.", parts)
+    }</p></details></div>`;
 }
 
 /**

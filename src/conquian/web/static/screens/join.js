@@ -57,7 +57,7 @@ export function showJoin(id, invite) {
       const choice = byId("seat-choice");
       choice.hidden = open.length < 2;
       choice.innerHTML = `<legend>${esc(said.pickSeat)}</legend>${open
-        .map((seat, k) => `<label class="check"><input type="radio" name="seat" value="${seat}"${k ? "" : " checked"}> ${esc(said.seatLabel(seat, info.names.length))}</label>`)
+        .map((seat, k) => `<label class="check"><input type="radio" name="seat" value="${seat}"${k ? "" : " checked"}> ${esc(said.joinSeatLabel(seat, info.names.length, host))}</label>`)
         .join("")}`;
       form.hidden = !free || closed || (codes.size > 0 && !open.length);
     } catch (err) {
