@@ -24,7 +24,7 @@ import pytest
 from conquian.bots.review import IN_GAME_SAMPLES
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
-from conquian.play.storage import SAVE_NAME, PlayError, Store
+from conquian.play.storage import SAVE_NAME, PlayError, SavedMatch, Store
 from conquian.present.spans import CardLook
 from conquian.records import GameRecord, MatchRecord, load_record
 from conquian.rules import find_rules
@@ -900,3 +900,39 @@ def test_la_cuenta_runs_on_from_match_to_match_and_starts_from_zero_with_0(tmp_p
 def signed(value: int) -> str:
     """A total as the count writes it (``+2``, ``-1``, ``0``)."""
     return f"{value:+d}" if value else "0"
+
+
+GOES_OUT_TWO_WAYS = (
+    "standard offer 0 1 4h 2s3s4s5s6sJsQsKs6hJh Ah2h3h/AsAdAc/7s7h7d - 5h:p - "
+    "QhKh2d3d4d5d6dJdQdKd2c3c4c5c6c7cJcQcKc 1"
+)
+"""5h, offered to a player with 4h in hand, goes out two ways (the ace in the run or in the
+set): both win."""
+
+
+@pytest.mark.parametrize("typed", ["take", "take 4h", "take 4"])
+def test_going_out_needs_no_choice_however_many_ways_there_are(tmp_path: Path, typed: str) -> None:
+    from conquian.actions import ActionKind
+    from conquian.notation import parse_position
+    from conquian.play.session import Session
+    from conquian.play.ui import PlainScreen
+
+    saved = SavedMatch(
+        rules="standard",
+        match_seed=1,
+        bot_seed=1,
+        opponent="easy",
+        names=("You", "Bot"),
+        humans=(0,),
+    )
+    out = io.StringIO()
+    session = Session(PlainScreen(out=out, inp=io.StringIO("")), Store(tmp_path), saved)
+    session.driver.start()
+    game = session.game
+    assert game is not None
+    game.state = parse_position(GOES_OUT_TWO_WAYS)
+    takes = [a for a in game.state.legal_actions() if a.kind is ActionKind.TAKE]
+    assert len(takes) == 2  # two ways, both out
+    chosen = session._read_action(0, game.observation(0), typed)  # nothing more typed: no list
+    assert chosen in takes, out.getvalue()
+    assert "ways to take it" not in out.getvalue()

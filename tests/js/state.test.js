@@ -221,7 +221,7 @@ describe("what follows from a state", () => {
     assert.deepEqual(newEvents(frozen(before), frozen(after)), [take]);
   });
 
-  test("the takes that lay exactly the cards picked, and those that go out", () => {
+  test("the takes that lay exactly the cards picked, and one way to go out however many there are", () => {
     const takes = [
       { played: ["5d", "6d"], actions: [{ text: "take 5d6d", melds: [["5d", "6d", "7d"]] }] },
       { played: ["Ah", "2h", "Kc"], actions: [{ text: "take Ah2hKc", melds: [] }, { text: "take Ah2hKc/x", melds: [] }] },
@@ -229,8 +229,10 @@ describe("what follows from a state", () => {
     const game = frozen({ ...newGame("g1", "tok", 0), state: stateMessage({ takes }) });
     assert.deepEqual(
       takeChoices(game, takes, "take").map((c) => [c.text, c.out]),
-      [["take 5d6d", false], ["take Ah2hKc", true], ["take Ah2hKc/x", true]],
+      [["take Ah2hKc", true], ["take 5d6d", false]], // the first way out first; every way out wins
     );
+    const outOnly = frozen(toggleCard(toggleCard(toggleCard(game, "Ah"), "2h"), "Kc"));
+    assert.deepEqual(takeChoices(outOnly, takes, "take").map((c) => c.text), ["take Ah2hKc"]); // no choice
     const picked = frozen(toggleCard(toggleCard(game, "6d"), "5d"));
     assert.deepEqual(takeChoices(picked, takes, "take").map((c) => c.text), ["take 5d6d"]);
     assert.deepEqual(takeChoices(picked, takes, "lay")[0].out, false); // a lay never goes out

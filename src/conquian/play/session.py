@@ -592,6 +592,9 @@ class Session:
             else:
                 if action not in found:
                     found.append(action)
+        outs = [a for a in found if a.kind is ActionKind.TAKE and goes_out(a, obs)]
+        if outs:  # going out needs no choice: every way out wins, the first is taken
+            found = [outs[0], *(a for a in found if a not in outs)]
         if len(found) == 1:
             return found[0]
         if found:

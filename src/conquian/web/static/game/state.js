@@ -337,10 +337,13 @@ export function takeChoices(game, forms, word) {
   const s = dealt(game.state);
   if (!s) return [];
   const picked = game.selected.size ? forms.filter((f) => sameSet(f.played, game.selected)) : forms;
-  return picked.flatMap((f) => {
+  const all = picked.flatMap((f) => {
     const out = word === "take" && goesOut(s, f);
     return f.actions.map((a) => ({ ...a, out }));
   });
+  // going out needs no choice: the ways that go out are one (the first), every one wins
+  const out = all.find((a) => a.out);
+  return out ? [out, ...all.filter((a) => !a.out)] : all;
 }
 
 /**
