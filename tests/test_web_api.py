@@ -761,3 +761,44 @@ def test_la_cuenta_goes_on_through_a_rematch_unless_started_from_zero(client: Te
         assert (first["match"]["count"], first["match"]["count_matches"]) == (totals, matches)
         game_id = rematch
     assert any(any(t) for t in seen), seen  # someone won something: the count moved
+
+
+def test_the_computer_is_paced_longer_after_a_take_and_the_page_at_the_server_s_pace(
+    client: TestClient,
+) -> None:
+    """The page is told the computer's delay (``data-pace``), at which it makes its own
+    automatic moves; after a take (in the last two moves) the computer waits longer."""
+    page = client.get("/").text
+    pace = hub(client).bot_delay
+    assert f'data-pace="{pace:g}"' in page
+    made = client.post("/api/games", json={"mode": "bot", "level": "easy", "name": "Ana"}).json()
+    took = seen = 0
+    with seat_socket(client, made["id"], made["token"]) as ws:
+        rng = random.Random(5)
+        while True:
+            msg = receive(ws)
+            if msg["type"] != "state" or msg["obs"] is None:
+                continue
+            game = live(client, made["id"])
+            if msg["seq"] == game.seq:  # the match as this state tells it
+                events = game.game.history
+                recent = [str(e.action).split()[0] for e in events[-2:]]
+                assert game.just_took == ("take" in recent), recent
+                took += game.just_took
+                seen += 1
+            if msg["last"] is not None:
+                break
+            legal = msg["obs"]["legal_actions"]
+            if legal:
+                takes = [a for a in legal if a.startswith("take")]
+                ws.send_text(
+                    json.dumps(
+                        {
+                            "type": "act",
+                            "action": (takes or legal)[0]
+                            if rng.random() < 0.8
+                            else rng.choice(legal),
+                        }
+                    )
+                )
+    assert seen > 5 and took, (seen, took)

@@ -86,7 +86,7 @@ PHONE_LAYOUT_JS = """() => {
     clipped: seen.map((el) => [el.id || el.className, clipper(el)]).filter(([, by]) => by),
     scrollers: scrollers.map((el) => el.id || el.className),
     targets: [...document.querySelectorAll(
-      "#hand .card-btn, #actions button, #btn-side, #centre-take, .choice, #btn-cancel")].filter(shown).map(box),
+      "#hand .card-btn, #actions button, #btn-side, #centre-take, .choice, #btn-cancel, #sound")].filter(shown).map(box),
     keys: [...document.querySelectorAll("kbd")].filter(shown).length,
   };
 }"""
@@ -412,6 +412,12 @@ def test_at_every_decision_on_a_phone_every_table_the_dead_cards_and_the_hand_ar
     page.add_init_script(CSP_WATCH)
     page.goto(server + "/")
     play_the_computer(page, server, rules=rules)
+    # the sound is on, and its switch in sight (in the header): pressed, it is off
+    sound = page.locator("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    page.tap("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('conquian.sound')") == "off"
     kinds: set[str] = set()
     hinted: set[str] = set()
     most = {"melded": 0, "dead": 0}

@@ -298,12 +298,14 @@ _MARKED_ATTR = re.compile(r'(\s([a-z-]+)=")([^"]*)("[^>]*?\sdata-t-\2="([^"]*)")
 
 
 @cache
-def page_html(code: str) -> str:
+def page_html(code: str, pace: float = 0.0) -> str:
     """``index.html`` in language ``code``: ``<html lang>``, each element marked
     ``data-t="English"`` holding its translation, each attribute ``ATTR`` of an element
     marked ``data-t-ATTR="English"`` too.  The page's script translates them again when the
     language changes (``static/words.js``).  ``<body data-ratings>`` holds each level's
-    rating (:data:`conquian.bots.LEVEL_RATINGS`), which the level picker shows."""
+    rating (:data:`conquian.bots.LEVEL_RATINGS`), which the level picker shows, and
+    ``data-pace`` the computer's delay before a move (``serve --bot-delay``), at which the
+    page makes its own automatic moves too."""
     source = (STATIC / "index.html").read_text(encoding="utf-8")
     with speaking(code):
         text = _MARKED_ELEMENT.sub(
@@ -312,12 +314,12 @@ def page_html(code: str) -> str:
         text = _MARKED_ATTR.sub(lambda m: m[1] + html.escape(_(html.unescape(m[5]))) + m[4], text)
     text = re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', text, count=1)
     ratings = " ".join(f"{level}:{rating}" for level, rating in LEVEL_RATINGS.items())
-    return text.replace("<body>", f'<body data-ratings="{ratings}">', 1)
+    return text.replace("<body>", f'<body data-ratings="{ratings}" data-pace="{pace:g}">', 1)
 
 
 async def index(request: Request) -> Response:
     return HTMLResponse(
-        page_html(current_language()),
+        page_html(current_language(), request.app.state.hub.bot_delay),
         headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"},
     )
 

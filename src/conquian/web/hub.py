@@ -67,6 +67,10 @@ def shuffle_offer(live: LiveMatch) -> Commitment | None:
     return {"deal": number, "commitment": row.commitment, "dealer": live.match.dealer_of(number)}
 
 
+TAKE_PAUSE = 2.5
+"""After a take the computer waits this many times its delay before its next move."""
+
+
 class Hub:
     """Every match in this process's memory, the store, and the bots' worker threads."""
 
@@ -512,8 +516,8 @@ class Hub:
                     if live.seq != seq:
                         continue  # the other process moved it
                     room.bot_backup = False
-                elif self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
+                elif self.bot_delay:  # paced for a person; longer after a take
+                    await asyncio.sleep(self.bot_delay * (TAKE_PAUSE if live.just_took else 1))
                 action = await loop.run_in_executor(self._bot_pool, turn.decide)
                 async with room.lock:
                     if live.seq != seq:

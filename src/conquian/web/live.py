@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from ..actions import Action
+from ..actions import Action, ActionKind
 from ..bots import Bot, make_bot
 from ..errors import ConquianError, IllegalActionError
 from ..fair import (
@@ -435,6 +435,14 @@ class LiveMatch:
         """La cuenta: each seat's total over the matches before this one and this one."""
         before = self.count_before or (0,) * len(self.seats)
         return [a + b for a, b in zip(before, self.match.balance, strict=True)]
+
+    @property
+    def just_took(self) -> bool:
+        """Whether a player took a card in one of the last two moves (the table changed: the
+        computer pauses longer before its next move, so a person sees what was laid)."""
+        if not self.dealt:
+            return False
+        return any(e.action.kind is ActionKind.TAKE for e in self.game.history[-2:])
 
     def rematch_row(self, keep_count: bool = True) -> MatchRow:
         """The row of a new match with the same players (their tokens carry over, the

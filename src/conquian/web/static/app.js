@@ -19,7 +19,7 @@
 // every language.  How the modules fit together, and how they are checked: docs/web.md.
 
 import { showGame } from "./game/screen.js";
-import { chooseLanguage, drawLanguage, onDeckChoice, onLanguageChoice, watchNetwork } from "./page.js";
+import { chooseLanguage, drawLanguage, onDeckChoice, onLanguageChoice, onSoundSwitch, watchNetwork } from "./page.js";
 import { showHome } from "./screens/home.js";
 import { showJoin } from "./screens/join.js";
 import { showReplay } from "./screens/replay.js";
@@ -71,6 +71,7 @@ if (askedLanguage && document.documentElement.lang === askedLanguage.split("-")[
 }
 await loadWords(document.documentElement.lang || undefined);
 onDeckChoice(() => screen && screen.redraw && screen.redraw());
+onSoundSwitch(() => screen && screen.redraw && screen.redraw());
 onLanguageChoice(switchLanguage);
 drawLanguage();
 window.addEventListener("hashchange", route);

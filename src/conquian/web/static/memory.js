@@ -40,8 +40,8 @@ export const savedName = () => option("name") || "";
 /** @param {string} name */
 export const saveName = (name) => localStorage.setItem("conquian.name", name);
 
-/** Whether the page plays its sounds (off until turned on). */
-export const soundOn = () => option("sound") === "on";
+/** Whether the page plays its sounds (on until turned off: the switch is in the header). */
+export const soundOn = () => option("sound") !== "off";
 
 /** @param {boolean} on */
 export const saveSound = (on) => localStorage.setItem("conquian.sound", on ? "on" : "off");

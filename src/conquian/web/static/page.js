@@ -2,6 +2,7 @@
 // the notice shown offline, the toast, and the server's HTTP API.  The screens draw into
 // `app`.
 
+import { saveSound, soundOn } from "./memory.js";
 import { escapeHTML as esc, language, languages, t } from "./words.js";
 
 /** @import { Deck } from "./cards.js" */
@@ -89,6 +90,24 @@ export function followDeck(gameDeck) {
 
 /** Keep the deck the reader chooses in the header, and call `changed` then.
  * @param {() => void} changed */
+/**
+ * The sound switch of the header (shown while a game is played): on by default, pressed to
+ * turn the table's sounds off or on again; `changed` draws the page again (its options).
+ * @param {() => void} changed
+ */
+export function onSoundSwitch(changed) {
+  drawSoundSwitch();
+  element("sound", HTMLButtonElement).addEventListener("click", () => {
+    saveSound(!soundOn());
+    drawSoundSwitch();
+    changed();
+  });
+}
+
+/** The sound switch as the option is now (the table's options may have changed it). */
+export const drawSoundSwitch = () => element("sound", HTMLButtonElement).setAttribute("aria-pressed", String(soundOn()));
+
+/** @param {() => void} changed */
 export function onDeckChoice(changed) {
   defaultDeck();
   deckSelect.addEventListener("change", () => {

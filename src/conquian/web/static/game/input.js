@@ -27,7 +27,7 @@ import {
 
 /**
  * @import { Deck } from "../cards.js"
- * @import { ClientMessage, TakeForm } from "../protocol.js"
+ * @import { ClientMessage, GameEvent, TakeForm } from "../protocol.js"
  * @import { GameState, Note } from "./state.js"
  */
 
@@ -44,8 +44,17 @@ import {
  * @property {() => boolean} shown  the screen is still shown
  */
 
-/** How long the page waits before a move it makes by itself (the card's arrival is seen). */
+/** How long the page waits at least before a move it makes by itself (the card's arrival
+ * is seen); as long as the computer waits before its moves where the server paces them
+ * (`serve --bot-delay`, in `<body data-pace>`), and longer after a take (as the computer
+ * does), so that a person can follow. */
 const AUTO_MS = 280;
+const TAKE_PAUSE = 2.5;
+/** @param {GameEvent[]} history */
+const autoWait = (history) => {
+  const pace = Math.max(AUTO_MS, 1000 * (Number(document.body.dataset.pace) || 0));
+  return history.slice(-2).some((e) => e.verb === "take") ? pace * TAKE_PAUSE : pace;
+};
 
 /** Run `then` once the cards that move now have arrived (a move made while they travel
  * would draw the page again in the middle of their flight).  A timer, not the animations'
@@ -108,7 +117,7 @@ export function autoPlayer(ctl) {
                   : esc(t("Made the only possible move automatically."));
             ctl.act(only, { deal: s.match.deal, at: s.log.length, html });
           }),
-        AUTO_MS,
+        autoWait(s.obs.history || []),
       );
     },
   };

@@ -5,7 +5,7 @@
 
 import { words } from "../html.js";
 import { autoPlayOption, saveSeenDeal, seenDeal, shuffleMemory, soundOn } from "../memory.js";
-import { app, deck, followDeck, hideToast, toast, touchScreen } from "../page.js";
+import { app, deck, drawSoundSwitch, followDeck, hideToast, toast, touchScreen } from "../page.js";
 import { playSound } from "../sound.js";
 import { escapeHTML as esc, language, t } from "../words.js";
 import { gameDrawer } from "./draw.js";
@@ -69,6 +69,7 @@ export function showGame(id, token) {
   const draw = () => {
     const state = game.state;
     if (!shown || !state) return;
+    drawSoundSwitch();
     const scene = drawGame(game, {
       deck: deck(),
       touch: touchScreen.matches,
