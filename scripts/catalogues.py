@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "src" / "conquian" / "locale"
 DOMAINS: dict[str, list[str]] = {
     "conquian": ["src/conquian/present"],
-    "conquian-terminal": ["src/conquian/play"],
+    "conquian-terminal": ["src/conquian/play", "src/conquian/cli.py"],
     "conquian-web": ["src/conquian/web"],
 }
 """Each catalogue and the source folders (or files) its messages come from: the game's

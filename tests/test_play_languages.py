@@ -485,3 +485,100 @@ def test_a_deal_typed_with_spanish_letters_and_ranks_alone(tmp_path: Path) -> No
     assert typed["alone"] and typed["lettered"] and typed["which"], typed
     play.send("n")
     play.child.expect(pexpect.EOF)
+
+
+HELP_CODE = {
+    "rules",
+    "legal",
+    "replay",
+    "review",
+    "verify",
+    "serve",
+    "selfplay",
+    "bench",
+    "arena",
+    "combine",
+    "bot",
+    "soak",
+    "play",
+    "command",
+    "version",
+    "lang",
+    "code",
+    "json",
+    "help",
+    "positions",
+    "redact",
+    "player",
+    "file",
+    "position",
+    "preset",
+    "samples",
+    "seed",
+    "host",
+    "port",
+    "db",
+    "url",
+    "delay",
+    "rate",
+    "limit",
+    "allow",
+    "origin",
+    "workers",
+    "minute",
+    "hour",
+    "off",
+    "standard",
+    "foster",
+    "max",
+    "seq",
+    "len",
+    "toml",
+    "docs",
+    "notation",
+    "md",
+    "pip",
+    "install",
+    "web",
+    "sqlite",
+    "path",
+    "postgresql",
+    "psycopg",
+    "user",
+    "games",
+    "example",
+    "https",
+    "http",
+    "s",
+    "n",
+    "p",
+    "conquian",
+    "sqlalchemy",
+    "step",
+    "view",
+    "plain",
+    "terminal",  # Spanish words too
+    "bots",
+    "rummy",
+}
+"""What the help of the command line shows as code (commands, options, their values), and
+words that are Spanish too."""
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["rules"], ["legal"], ["replay"], ["review"], ["verify"], ["serve"]]
+)
+def test_the_command_line_s_help_is_in_spanish(command: list[str]) -> None:
+    """``conquian --help`` and the help of the commands a player uses, in Spanish (NEWCOMER-ES
+    F14: it was half English)."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "conquian.cli", *command, "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "LANG": ES_LANG},
+    ).stdout
+    assert shown.startswith("uso: ") and "mostrar esta ayuda y terminar" in shown
+    words = set(re.findall(r"[a-záéíóúñ]+", without_code(shown).lower()))
+    left = (english_words() & words) - ALLOWED - HELP_CODE
+    assert not left, left

@@ -24,7 +24,7 @@ from .play.cli import (
     run_replay_step,
     wants_replay_step,
 )
-from .play.terminal_words import PERSON_NAME, shown_name, speak_argparse
+from .play.terminal_words import PERSON_NAME, TERMINAL_WORDS, shown_name, speak_argparse
 from .present.i18n import choose_language, use_language
 from .present.rules_text import PRESET_SOURCES, describe, presets_note
 from .present.words import Names
@@ -742,56 +742,65 @@ def cmd_soak(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else 0
 
 
+_ = TERMINAL_WORDS.gettext
+"""The command line's own words are the terminal's (catalogue ``conquian-terminal``)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="conquian",
-        description="Conquian, the two-player ancestor of rummy: rules, positions, records.",
+        description=_("Conquian, the two-player ancestor of rummy: rules, positions, records."),
     )
-    parser.add_argument("--version", action="version", version=f"conquian {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"conquian {__version__}",
+        help=_("show the version and stop"),
+    )
     add_language_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_language_option(add_play_parser(sub))
 
     p = sub.add_parser(
         "rules",
-        help="the rules of a preset in plain words",
-        description="Explain a rules preset (or spec) in plain words.",
+        help=_("the rules of a preset in plain words"),
+        description=_("Explain a rules preset (or spec) in plain words."),
     )
     p.add_argument(
         "preset",
         nargs="?",
         default="standard",
-        help="preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'",
+        help=_("preset or spec, e.g. standard, foster, 'standard,max_seq_len=10'"),
     )
-    p.add_argument("--json", action="store_true", help="print the flags as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the flags as JSON"))
     add_language_option(p)
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser(
         "legal",
-        help="the legal actions at a position",
-        description="List the legal actions at a position string.",
+        help=_("the legal actions at a position"),
+        description=_("List the legal actions at a position string."),
     )
-    p.add_argument("position", help="a position string (see docs/notation.md)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("position", help=_("a position string (see docs/notation.md)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser(
         "replay",
-        help="check a game record and print the game",
-        description="Replay a record, checking every action.",
+        help=_("check a game record and print the game"),
+        description=_("Replay a record, checking every action."),
     )
-    p.add_argument("file", help="a record file (.toml)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("file", help=_("a record file (.toml)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.add_argument(
-        "--positions", action="store_true", help="print the position string after every action"
+        "--positions", action="store_true", help=_("print the position string after every action")
     )
     p.add_argument(
         "--redact",
         type=int,
         choices=range(MAX_PLAYERS),
         metavar="PLAYER",
-        help="print the record as PLAYER may see it (hidden cards as ??)",
+        help=_("print the record as PLAYER may see it (hidden cards as ??)"),
     )
     add_replay_step_options(p)
     add_language_option(p)
@@ -801,45 +810,49 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "review",
-        help="judge each move of a player in a record by the expert's search",
-        description="For each decision of one player in a game record, a match record or "
-        "the terminal's saved game, the winning chance of the move played and of the best "
-        "move, estimated from that player's own view only (docs/review.md). Marks "
-        "inaccuracies, mistakes and blunders at drops of 10, 20 and 30 points.",
+        help=_("judge each move of a player in a record by the expert's search"),
+        description=_(
+            "For each decision of one player in a game record, a match record or "
+            "the terminal's saved game, the winning chance of the move played and of the best "
+            "move, estimated from that player's own view only (docs/review.md). Marks "
+            "inaccuracies, mistakes and blunders at drops of 10, 20 and 30 points."
+        ),
     )
-    p.add_argument("file", help="a game or match record (.toml), or the saved game (.json)")
+    p.add_argument("file", help=_("a game or match record (.toml), or the saved game (.json)"))
     p.add_argument(
         "--player",
         metavar="P",
-        help="the player to review: a seat number or a name (default: a redacted record's "
-        "view, the person of a saved game or a record of 'conquian play', else 0)",
+        help=_(
+            "the player to review: a seat number or a name (default: a redacted record's "
+            "view, the person of a saved game or a record of 'conquian play', else 0)"
+        ),
     )
     p.add_argument(
         "--samples",
         type=_positive,
         default=REVIEW_SAMPLES,
         metavar="N",
-        help=f"sampled deals per decision (default {REVIEW_SAMPLES})",
+        help=_("sampled deals per decision (default {samples})").format(samples=REVIEW_SAMPLES),
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the samples (default 0)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     add_language_option(p)
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser(
         "verify",
-        help="check the provably fair shuffle of a game or match record",
-        description=(
+        help=_("check the provably fair shuffle of a game or match record"),
+        description=_(
             "Re-derive each deal's deck from its seeds and check the revealed server seed "
             "against the commitment published before the deal (exit status 1 if any fails)."
         ),
     )
-    p.add_argument("file", help="a game or match record file (.toml)")
+    p.add_argument("file", help=_("a game or match record file (.toml)"))
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser(
         "selfplay",
-        help="random legal games, optionally saved as records",
+        help=_("random legal games, optionally saved as records"),
         description="Play random legal games.",
     )
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
@@ -865,7 +878,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "bench",
-        help="engine throughput",
+        help=_("engine throughput"),
         description="Measure engine throughput (and anchors, if installed).",
     )
     p.add_argument("--seconds", type=float, default=5.0, help="seconds per engine (default 5)")
@@ -881,7 +894,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "arena",
-        help="a duplicate-deal match between two, three or four bots",
+        help=_("a duplicate-deal match between two, three or four bots"),
         description="Play a match between bots, one per player of the rules: each shuffle "
         "is played in every seating (with two bots, twice with the seats swapped; with three "
         "or four, every order round the table, and the bots are rated with openskill). A bot is a name (random, greedy, heuristic, search, oracle, or a "
@@ -941,7 +954,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "arena-combine",
-        help="put together the JSON results of a match played in parts",
+        help=_("put together the JSON results of a match played in parts"),
         description="Combine the --json results of matches that share bots, rules and seed "
         "and played different deals (--first-deal), as one match result.",
     )
@@ -951,48 +964,60 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "serve",
-        help="play in the browser: run the web server",
-        description="Serve the browser game (needs: pip install 'conquian[web]'). Games are "
-        "stored in a SQLite file in your data directory unless --db names a database URL "
-        "(sqlite:///path.db, postgresql+psycopg://user@host/db).",
+        help=_("play in the browser: run the web server"),
+        description=_(
+            "Serve the browser game (needs: pip install 'conquian[web]'). Games are "
+            "stored in a SQLite file in your data directory unless --db names a database URL "
+            "(sqlite:///path.db, postgresql+psycopg://user@host/db)."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="URL", help="SQLAlchemy database URL")
+    p.add_argument(
+        "--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)")
+    )
+    p.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
+    p.add_argument("--db", metavar="URL", help=_("SQLAlchemy database URL"))
     p.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
         metavar="S",
-        help="seconds the computer waits before each move, so moves can be followed (default 0.6)",
+        help=_(
+            "seconds the computer waits before each move, so moves can be followed (default 0.6)"
+        ),
     )
     p.add_argument(
         "--rate-limit",
         default="20/minute;200/hour",
         metavar="RATE",
-        help="games one client address may create, and seats it may take, e.g. 20/minute or "
-        "20/minute;200/hour (the default); 'off' for no limit",
+        help=_(
+            "games one client address may create, and seats it may take, e.g. 20/minute or "
+            "20/minute;200/hour (the default); 'off' for no limit"
+        ),
     )
     p.add_argument(
         "--allow-origin",
         action="append",
         metavar="ORIGIN",
-        help="also let pages of this origin (https://games.example) use the server; "
-        "repeat for more, '*' for any (default: the server's own pages only)",
+        help=_(
+            "also let pages of this origin (https://games.example) use the server; "
+            "repeat for more, '*' for any (default: the server's own pages only)"
+        ),
     )
     p.add_argument(
         "--workers",
         type=int,
         default=1,
         metavar="N",
-        help="serve from N processes sharing the port (default 1); more than one needs "
-        "a PostgreSQL --db",
+        help=_(
+            "serve from N processes sharing the port (default 1); more than one needs "
+            "a PostgreSQL --db"
+        ),
     )
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser(
         "bot",
-        help="serve one of our bots over the bot protocol",
+        help=_("serve one of our bots over the bot protocol"),
         description="Play a bot over the bot protocol on stdin/stdout (docs/protocol.md), "
         "e.g. conquian arena 'cmd:conquian bot greedy' random.",
     )
@@ -1003,7 +1028,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "soak",
-        help="random legal games with every invariant checked at every step",
+        help=_("random legal games with every invariant checked at every step"),
         description="Play random legal games and check every invariant at every step (card "
         "conservation, validate, legal and illegal actions, notation round trips, no hidden "
         "card in an observation, the record replays). Game i uses seed SEED + i; exit status "

@@ -32,7 +32,10 @@ from .app import create_app
 from .database import default_db_url, open_store
 from .deadlines import HeaderDeadline
 from .dispatch import Dispatcher, HandedServer
+from .languages import WEB_WORDS
 from .websocket import MAX_MESSAGE
+
+_ = WEB_WORDS.gettext
 
 SEND_BUFFER = 128 * 1024
 """Bytes of each connection's kernel send buffer (the kernel doubles it for its own use):
@@ -100,8 +103,13 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     host = args.host
     shown = f"[{host}]" if ":" in host else host
-    print(f"Conquian is served at http://{shown}:{args.port}/ (open it in a browser)", flush=True)
-    print(f"Games are stored in {shown_db}; Ctrl-C stops the server.", flush=True)
+    # in the language of the command line (--lang, or LANG)
+    address = f"http://{shown}:{args.port}/"
+    print(
+        _("Conquian is served at {address} (open it in a browser)").format(address=address),
+        flush=True,
+    )
+    print(_("Games are stored in {db}; Ctrl-C stops the server.").format(db=shown_db), flush=True)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     sock = _config(app, host, args.port).bind_socket()
     # every connection gets a send buffer of a fixed size (inherited from the listening
@@ -121,7 +129,9 @@ def serve(args: argparse.Namespace) -> int:
         return 0 if server.started else 1
 
     print(
-        f"{workers} worker processes share the port (each game's connections go to one of them).",
+        _(
+            "{workers} worker processes share the port (each game's connections go to one of them)."
+        ).format(workers=workers),
         flush=True,
     )
     try:
