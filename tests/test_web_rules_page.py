@@ -70,8 +70,12 @@ def test_the_rules_page_of_a_foster_game(server: str, browser: Browser) -> None:
     assert "ace to 10" in text and "borrow one card of a set into a run" in text
     for standard in ("11 cards", "ten hand cards", "dealt 10 cards", "rearrange your own melds"):
         assert standard not in text
+    # every rule in words; the flags (for a game of one's own) behind a details
     pre = rules_page.locator("#rules-text").inner_text()
-    assert pre.strip() == describe(find_rules("foster,hand_size=6")).strip()
+    assert pre.strip() == describe(find_rules("foster,hand_size=6"), flags=False).strip()
+    flags = rules_page.locator("#rules-flags").text_content() or ""
+    assert flags.startswith("Flags:") and "hand_size          6" in flags
+    expect(rules_page.locator("#rules-flags")).to_be_hidden()  # until opened
     assert not errors
 
 

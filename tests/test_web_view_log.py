@@ -52,7 +52,8 @@ def written_afresh(views: Views, seat: int | None) -> tuple[list[Any], list[Any]
     game = live.game
     seen = [e.seen_by(-1 if seat is None else seat) for e in game.history]
     names = Names(views.shown_names(), me=seat)
-    lines = describe_events(seen, names, LOOK, live.rules.cards_to_win)
+    received = -1 if seat is None else game.state.received(seat)  # the exchange, to him
+    lines = describe_events(seen, names, LOOK, live.rules.cards_to_win, received)
     return [e.to_dict() for e in seen], [segments(line) for line in lines]
 
 

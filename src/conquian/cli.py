@@ -1000,7 +1000,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ORIGIN",
         help=_(
             "also let pages of this origin (https://games.example) use the server; "
-            "repeat for more, '*' for any (default: the server's own pages only)"
+            "repeat for more, or give an asterisk for any (default: the server's own pages only)"
         ),
     )
     p.add_argument(

@@ -69,6 +69,10 @@ def _seen_lines(obs: Observation, look: CardLook) -> list[Line]:
     width = max(len(look.label(i)) - 1 for i in range(NUM_RANKS))
     label = middle_labels()[2]
     lines: list[Line] = []
+    # the ranks above their columns, so that a missing one is read, not counted
+    ranks = " ".join(look.label(r)[:-1].rjust(width) for r in range(NUM_RANKS))
+    pad = " " * (len(look.suit_text(0)) + 1)
+    lines.append([Span(" " * len(label) + pad + ranks + "    " + pad + ranks, DIM)])
     row: Line = []
     for suit in range(NUM_SUITS):
         if suit % 2 == 0:

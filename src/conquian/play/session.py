@@ -541,8 +541,8 @@ class Session:
                 self.screen.say(help_text(self.rules, self.look))
                 self._show_options(obs)
                 continue
-            if low == "rules":
-                self.screen.say(describe(self.rules))
+            if low == "rules":  # in words: the flags are for conquian rules SPEC
+                self.screen.say(describe(self.rules, flags=False))
                 continue
             if low == "log":
                 self._show_log(p)

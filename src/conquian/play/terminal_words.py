@@ -245,7 +245,13 @@ def game_title(spec: str) -> Line:
     """The title in the table's frame, naming the rules unless they are the standard ones."""
     if spec == "standard":
         return [Span(" " + _("Conquian") + " ", BOLD)]
-    return [Span(" " + _("Conquian ({rules} rules)").format(rules=spec) + " ", BOLD)]
+    named = {  # the Mexican games by their names, not by their flags
+        "mexican": _("Mexican Conquian: tercerilla"),
+        "mexican,num_players=2": _("Mexican Conquian for two"),
+        "mexican,num_players=4": _("Mexican Conquian for four"),
+    }
+    title = named.get(spec) or _("Conquian ({rules} rules)").format(rules=spec)
+    return [Span(" " + title + " ", BOLD)]
 
 
 # -------------------------------------------------------------------------- 2. prompts

@@ -606,9 +606,9 @@ def _title(rules: Rules) -> str:
     }[rules.num_players].format(spec=spec)
 
 
-def rules_lines(rules: Rules) -> list[Line]:
-    """Every rule of ``rules`` in plain words, then every flag with its value: the lines
-    of :func:`describe`."""
+def rules_lines(rules: Rules, flags: bool = True) -> list[Line]:
+    """Every rule of ``rules`` in plain words, then (with ``flags``) every flag with its
+    value: the lines of :func:`describe`."""
     lines: list[Line] = [[Span(_title(rules))], []]
     for name in _ORDER:
         if not name:
@@ -627,22 +627,31 @@ def rules_lines(rules: Rules) -> list[Line]:
             text = flag_sentence(rules, name)
         if text:
             lines.append([Span(text)])
+    return [*lines, [], *flag_lines(rules)] if flags else lines
+
+
+def flag_lines(rules: Rules) -> list[Line]:
+    """Every flag of ``rules`` with its value, under a heading: for a player who sets up a
+    game of his own (the words above say the same for one who plays)."""
     # Translators: the heading over the table of flags (flag names and values are code).
-    lines += [[], [Span(_("Flags:"))]]
+    lines: list[Line] = [[Span(_("Flags:"))]]
     width = max(len(n) for n in FLAG_NAMES)
     for flag in FLAG_NAMES:
         lines.append([Span(f"  {flag.ljust(width)}  {_value(getattr(rules, flag))}")])
     return lines
 
 
-def describe(rules: Rules) -> str:
-    """The rules in plain words, followed by every flag (:func:`rules_lines` as text).
+def describe(rules: Rules, flags: bool = True) -> str:
+    """The rules in plain words, followed (with ``flags``) by every flag (:func:`rules_lines`
+    as text).
 
     >>> from conquian.rules import find_rules
     >>> "runs of 3 to 10 cards" in describe(find_rules("bicycle"))
     True
+    >>> "Flags:" in describe(find_rules("bicycle"), flags=False)
+    False
     """
-    return "\n".join(plain(line) for line in rules_lines(rules))
+    return "\n".join(plain(line) for line in rules_lines(rules, flags))
 
 
 def presets_note() -> str:

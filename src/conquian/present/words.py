@@ -785,9 +785,14 @@ def signed(value: int) -> str:
 
 
 def score_text(names: Names, p: int, balance: Sequence[int]) -> str:
-    """``You +1``, or ``Player 2 (-1)`` where the name ends in a number."""
+    """``You +1``, or ``Player 2: -1`` where the name ends in a number (the score is no
+    part of it).
+
+    >>> score_text(Names(("You", "Bot 1")), 1, [1, -1])
+    'Bot 1: -1'
+    """
     name, score = names.subj(p), signed(balance[p])
-    return f"{name} ({score})" if name[-1:].isdigit() else f"{name} {score}"
+    return f"{name}: {score}" if name[-1:].isdigit() else f"{name} {score}"
 
 
 def deal_heading(

@@ -101,8 +101,8 @@ from ..errors import ConquianError
 from ..notation import small_number
 from ..observation import observe_public
 from ..present.i18n import current_language, speaking
-from ..present.rules_text import EM, describe, how_to_play, rules_heading
-from ..present.spans import BOLD, Line
+from ..present.rules_text import EM, describe, flag_lines, how_to_play, rules_heading
+from ..present.spans import BOLD, Line, plain
 from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
@@ -479,7 +479,8 @@ async def rules_text(request: Request) -> Response:
     return JSONResponse(
         {
             "rules": rules.to_spec(),
-            "text": describe(rules),
+            "text": describe(rules, flags=False),
+            "flags": "\n".join(plain(line) for line in flag_lines(rules)),
             "heading": rules_heading(rules),
             "how": how,
         }

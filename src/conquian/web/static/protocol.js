@@ -356,7 +356,8 @@ export {};
  * `GET /api/rules`.
  * @typedef {object} RulesAnswer
  * @property {string} rules
- * @property {string} text  every rule, as `conquian rules` prints it
+ * @property {string} text  every rule in words, as `conquian rules` prints them
+ * @property {string} flags  every flag with its value, under its heading
  * @property {string} heading
  * @property {HowSection[]} how
  */

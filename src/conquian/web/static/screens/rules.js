@@ -2,6 +2,7 @@
 // (/api/rules), for the game's own rules, in the page's language; only how this page is used
 // (keys and buttons) is written here.
 
+import { moveKeys } from "../game/dock.js";
 import { api, app, byId, errorText } from "../page.js";
 import { escapeHTML as esc, language, t, th } from "../words.js";
 
@@ -29,8 +30,12 @@ function howSection(section) {
 export function showRules(spec) {
   let shown = true;
   document.title = t("Conquian — rules");
+  const key = moveKeys(); // the language's keys, as the buttons show them
   const keys = Object.fromEntries(
-    Object.entries({ take: "T", pass: "P", discard: "D", force: "F", noforce: "N", hint: "H", first: "1", last: "9" }).map(([k, v]) => [k, `<kbd>${v}</kbd>`]),
+    Object.entries({ take: key.take, pass: key.pass, discard: key.discard, force: key.force, noforce: key.noforce, hint: key.hint, first: "1", last: "9" }).map(([k, v]) => [
+      k,
+      `<kbd>${esc(v)}</kbd>`,
+    ]),
   );
   app.innerHTML = `<section class="panel rules">
     <h1>${esc(t("How to play Conquian"))}</h1>
@@ -39,6 +44,7 @@ export function showRules(spec) {
     <p>${th("Pick cards from your hand (click, or arrow keys and Space), then press {take} Take, {pass} Decline / Pass, {discard} Discard, {force} Force, {noforce} Let it go, or {hint} for a hint. When a card can be laid in several ways, you choose one from a list (keys {first}–{last}).", keys)}</p>
     <h2 id="rules-heading">${esc(t("Every rule"))}</h2>
     <pre id="rules-text">${esc(t("Loading…"))}</pre>
+    <details id="rules-flags-box"><summary>${esc(t("To set up a game of your own: the options of these rules"))}</summary><pre id="rules-flags"></pre></details>
   </section>`;
   (async () => {
     try {
@@ -48,6 +54,7 @@ export function showRules(spec) {
       byId("rules-how").innerHTML = data.how.map(howSection).join("");
       byId("rules-heading").textContent = data.heading;
       byId("rules-text").textContent = data.text;
+      byId("rules-flags").textContent = data.flags;
     } catch (err) {
       if (!shown) return;
       byId("rules-how").innerHTML = "";
