@@ -50,13 +50,12 @@ MOVED_JS = """n => document.getElementById("app").dataset.seq !== n
 SETTLED_JS = "Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)))"
 """Wait for every animation of the page to end."""
 
-PHONE_LAYOUT_JS = """() => {
+BOXES_JS = """
   const box = (el) => {
     const r = el.getBoundingClientRect();
     return {what: el.id || el.className || el.tagName, left: r.left, top: r.top,
             right: r.right, bottom: r.bottom, width: r.width, height: r.height};
   };
-  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
   // the first ancestor that clips the element (its overflow is not visible) and cuts it
   const clipper = (el) => {
     const r = el.getBoundingClientRect();
@@ -69,6 +68,15 @@ PHONE_LAYOUT_JS = """() => {
     }
     return null;
   };
+"""
+"""The layout checks' helpers: an element's box, and the ancestor that cuts it off."""
+
+PHONE_LAYOUT_JS = (
+    """() => {
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== "hidden";
+"""
+    + BOXES_JS
+    + """
   const root = document.scrollingElement;
   // what a player looks at: every card of every table (yours too), every dead card, the
   // centre, the prompt, a hint open, the buttons and the hand
@@ -90,6 +98,7 @@ PHONE_LAYOUT_JS = """() => {
     keys: [...document.querySelectorAll("kbd")].filter(shown).length,
   };
 }"""
+)
 
 
 def check_phone_layout(page: Page) -> dict[str, Any]:
@@ -117,24 +126,11 @@ def check_phone_layout(page: Page) -> dict[str, Any]:
     return at
 
 
-DESKTOP_LAYOUT_JS = """() => {
-  const box = (el) => {
-    const r = el.getBoundingClientRect();
-    return {what: el.id || el.className || el.tagName, left: r.left, top: r.top,
-            right: r.right, bottom: r.bottom, width: r.width, height: r.height};
-  };
-  // the first ancestor that clips the element (its overflow is not visible) and cuts it
-  const clipper = (el) => {
-    const r = el.getBoundingClientRect();
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      const style = getComputedStyle(a);
-      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      const b = a.getBoundingClientRect();
-      if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5 || r.right > b.right + 0.5)
-        return a.id || a.className;
-    }
-    return null;
-  };
+DESKTOP_LAYOUT_JS = (
+    """() => {
+"""
+    + BOXES_JS
+    + """
   const root = document.scrollingElement;
   const field = document.querySelector(".field");
   const shown = [...document.querySelectorAll(
@@ -148,6 +144,7 @@ DESKTOP_LAYOUT_JS = """() => {
     clipped: shown.map((el) => [el.id || el.className, clipper(el)]).filter(([, by]) => by),
   };
 }"""
+)
 
 
 def check_desktop_layout(page: Page, seats: int) -> None:

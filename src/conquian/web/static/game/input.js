@@ -273,26 +273,15 @@ export function listen(ctl, auto, signal) {
         ctl.set(askedRematch(game));
         return void ctl.send({ type: "rematch", count: el.dataset.count === "reset" ? "reset" : "keep" });
       }
-      if (el.classList.contains("share-link")) {
+      if (el.classList.contains("share-link") || el.classList.contains("copy-invite")) {
         const input = document.getElementById(el.dataset.for || "");
         if (!(input instanceof HTMLInputElement)) return;
-        const text = el.dataset.text || input.value;
+        const sharing = el.classList.contains("share-link");
+        const text = (sharing && el.dataset.text) || input.value;
         // the phone's own sharing (WhatsApp, messages...), or a copy of the message
-        if (typeof navigator.share === "function") {
-          navigator.share({ text }).catch(() => null);
-          return;
-        }
+        if (sharing && typeof navigator.share === "function") return void navigator.share({ text }).catch(() => null);
         Promise.resolve()
           .then(() => navigator.clipboard.writeText(text))
-          .then(() => toast(el.dataset.copied || ""))
-          .catch(() => input.select());
-        return;
-      }
-      if (el.classList.contains("copy-invite")) {
-        const input = document.getElementById(el.dataset.for || "");
-        if (!(input instanceof HTMLInputElement)) return;
-        Promise.resolve()
-          .then(() => navigator.clipboard.writeText(input.value))
           .then(() => toast(el.dataset.copied || seatWords().copied(el.dataset.label || "")))
           .catch(() => input.select());
         return;
