@@ -19,16 +19,22 @@ from .base import Bot, Budget
 from .simple import GreedyBot, RandomBot
 
 _CLASSES: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-_LATER = {"heuristic": "HeuristicBot", "search": "SearchBot", "oracle": "OracleBot"}
+_LATER = {
+    "heuristic": (".heuristic", "HeuristicBot"),
+    "search": (".search", "SearchBot"),
+    "oracle": (".search", "OracleBot"),
+    "lesson": (".lesson", "LessonBot"),
+}
+"""Bots imported when first asked for: ``lesson`` plays only the guided first hand and is
+offered to nobody (it is not in :data:`BOT_NAMES`)."""
 
 
 def bot_class(name: str) -> type[Bot] | None:
     """The class of a bot name (not a level), or None."""
     if name not in _CLASSES and name in _LATER:
-        module = importlib.import_module(
-            ".heuristic" if name == "heuristic" else ".search", __name__
-        )
-        _CLASSES[name] = getattr(module, _LATER[name])
+        module_name, class_name = _LATER[name]
+        module = importlib.import_module(module_name, __name__)
+        _CLASSES[name] = getattr(module, class_name)
     return _CLASSES.get(name)
 
 
