@@ -18,6 +18,7 @@ from .fair import FairShuffle, check_commitment
 from .notation import format_position, parse_position, small_number
 from .play.cli import (
     add_language_option,
+    add_learn_parser,
     add_play_parser,
     add_replay_step_options,
     language_in,
@@ -760,6 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_language_option(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_language_option(add_play_parser(sub))
+    add_language_option(add_learn_parser(sub))
 
     p = sub.add_parser(
         "rules",

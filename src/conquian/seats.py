@@ -121,16 +121,23 @@ class SeatDriver:
         """The number of the deal in play in its match (1 for a seat driver without a match)."""
         return self.match.deal_number if self.match is not None else 1
 
-    def start(self, game: Game | None = None, *, fair: FairShuffle | None = None) -> Game:
+    def start(
+        self,
+        game: Game | None = None,
+        *,
+        fair: FairShuffle | None = None,
+        deck: Sequence[int] | None = None,
+    ) -> Game:
         """Begin the next deal (the match's, or ``game``) and tell each bot its seat.
 
-        ``fair``: the match deals the deck of this provably fair shuffle.  A bot that fails
-        to start raises; :attr:`dealt` then lists the bots told before it.
+        ``fair``: the match deals the deck of this provably fair shuffle; ``deck``: the match
+        deals this deck (the guided first hand's).  A bot that fails to start raises;
+        :attr:`dealt` then lists the bots told before it.
         """
         if game is None:
             if self.match is None:
                 raise ConquianError("A seat driver without a match must be given each deal.")
-            game = self.match.new_game(fair=fair)
+            game = self.match.new_game(fair=fair, deck=deck)
         elif self.match is not None:
             raise ConquianError("A match deals its own deals.")
         else:

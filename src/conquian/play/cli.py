@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import BOT_NAMES, LEVEL_RATINGS, LEVELS
+from ..bots.lesson import LESSON_RULES
 from ..cards import DeckStyle
 from ..errors import ConquianError
 from ..present.i18n import LANGUAGES, choose_language, current_language, use_language
@@ -161,6 +162,27 @@ def add_play_parser(
     parser = subparsers.add_parser("play", help=words["command"], description=words["description"])
     add_play_arguments(parser)
     return parser
+
+
+def add_learn_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """Add the ``learn`` subcommand (the guided first hand) to ``conquian``."""
+    words = play_help()
+    parser = subparsers.add_parser(
+        "learn", help=words["learn"], description=words["learn_description"]
+    )
+    parser.add_argument("--plain", action="store_true", help=words["plain"])
+    parser.set_defaults(func=cmd_learn)
+    return parser
+
+
+def cmd_learn(args: argparse.Namespace) -> int:
+    """The ``conquian learn`` handler: the guided first hand."""
+    from .lesson import LessonSession
+
+    screen = make_screen(args.plain, find_rules(LESSON_RULES).deck_style)
+    return LessonSession(screen, Store()).run()
 
 
 def add_replay_step_options(replay_parser: argparse.ArgumentParser) -> None:

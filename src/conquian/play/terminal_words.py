@@ -375,10 +375,19 @@ def welcome_line() -> Line:
     return [
         Span(_("Welcome to Conquian! "), GOOD),
         *fill(
-            _("Type {help} at any prompt to learn how to play."),
+            _("Type {help} at any prompt to learn how to play, or play a guided hand: {learn}."),
             help=Span(command("help"), CMD),
+            learn=Span("conquian learn", CMD),
         ),
     ]
+
+
+def lesson_stopped_line() -> Line:
+    """When the learner stops the guided hand before its end."""
+    return fill(
+        _("Lesson stopped. {learn} starts it again from the beginning."),
+        learn=Span("conquian learn", CMD),
+    )
 
 
 def resumed_line(when: str) -> Line:
@@ -1048,6 +1057,12 @@ def play_help() -> dict[str, str]:
         "view": _("with --step: show only what player P (0 to 3) could see"),
         "step_plain": _("with --step: plain text, one command per line"),
         "replay": _("Step through a game record."),
+        "learn": _("learn to play: a guided first hand against the computer"),
+        "learn_description": _(
+            "Learn Conquian in one hand of the Mexican game against the computer, step by "
+            "step: the exchange, taking, paying, passing, forcing and going out. Nothing is "
+            "saved; it starts again each time."
+        ),
         "record_file": _("a record file (.toml)"),
     }
 

@@ -22,7 +22,7 @@ from ..actions import Action, ActionKind
 from ..cards import NUM_RANKS, mask_indices
 from ..melds import MeldKind, meld_kind, partition_mask
 from ..observation import Observation
-from .i18n import GAME_WORDS, fill
+from .i18n import GAME_WORDS, Part, fill
 from .spans import GOOD, CardLook, Line, card_span, cards_spans
 
 __all__ = ["LESSON_TOPICS", "lesson_end", "lesson_intro", "lesson_refusal", "lesson_step"]
@@ -99,7 +99,7 @@ def lesson_step(
 
     ``computer`` is the other player's name as the learner reads it.
     """
-    centre = card_span(look, obs.centre) if obs.centre >= 0 else None
+    centre: Part = card_span(look, obs.centre) if obs.centre >= 0 else ""
     if topic == "exchange":
         return fill(
             _(
@@ -111,41 +111,45 @@ def lesson_step(
         )
     if topic in ("take_turned", "take_paid", "go_out"):
         hand = _hand_cards(obs, action)
-        parts = {"card": centre, "cards": cards_spans(look, hand), "name": computer}
+        cards = cards_spans(look, hand)
         made_set = _is_set(_meld_of(action, obs.centre))
         if topic == "take_turned":
-            before = fill(
-                _("{name} passed you {received}: it goes with your {card}. "),
-                name=computer,
-                received=card_span(look, obs.received),
-                card=cards_spans(look, _goes_with(obs.received, obs.hand_mask)),
-            )
+            received = card_span(look, obs.received)
+            near = cards_spans(look, _goes_with(obs.received, obs.hand_mask))
             sentence = (
                 _(
-                    "You turned {card} from the stock. With your {cards} it makes a set: take "
-                    "it. A card you take is laid down at once, with the cards it goes with."
+                    "{name} passed you {received} in the exchange: it goes with your {near}. "
+                    "You turned {card} from the stock: with your {cards} it makes a set. Take "
+                    "it: a card you take is laid down at once, with the cards it goes with."
                 )
                 if made_set
                 else _(
-                    "You turned {card} from the stock. With your {cards} it makes a run: take "
-                    "it. A card you take is laid down at once, with the cards it goes with."
+                    "{name} passed you {received} in the exchange: it goes with your {near}. "
+                    "You turned {card} from the stock: with your {cards} it makes a run. Take "
+                    "it: a card you take is laid down at once, with the cards it goes with."
                 )
             )
-            return [*before, *fill(sentence, **parts)]
+            return fill(
+                sentence, received=received, near=near, card=centre, cards=cards, name=computer
+            )
         if topic == "take_paid":
             return fill(
                 _(
                     "{name} had to lay it down and pay a card: {card}. A paid card is offered "
                     "to the others in turn, and it goes with your {cards}: take it."
                 ),
-                **parts,
+                card=centre,
+                cards=cards,
+                name=computer,
             )
         return fill(
             _(
                 "{name} turned {card} and passed it. With your {cards} it makes a run, and "
                 "then all your cards are down: take it and you win."
             ),
-            **parts,
+            card=centre,
+            cards=cards,
+            name=computer,
         )
     if topic == "pay":
         return fill(
@@ -194,7 +198,7 @@ def lesson_step(
 
 def lesson_refusal(topic: str, action: Action, obs: Observation, look: CardLook) -> Line:
     """What the lesson says when the learner tries another move than ``action``."""
-    centre = card_span(look, obs.centre) if obs.centre >= 0 else None
+    centre: Part = card_span(look, obs.centre) if obs.centre >= 0 else ""
     if action.kind is ActionKind.EXCHANGE:
         return fill(
             _("Not this one: the lesson asks you to pass {card}."),
