@@ -2,25 +2,33 @@
 
 Every action has one canonical text that parses back to the same action:
 
-=================  ==========================================================
-text               meaning
-=================  ==========================================================
-``take 5c6c7c/…``  take the centre card; the melds are the player's whole new
-                   table (melds separated by ``/``)
-``decline``        refuse the card offered (paid or passed by another player)
-``pass``           refuse the card the player turned from the stock
-``pass 5c6c7c/…``  (variant) lay cards from hand as this new table, then pass
-``force``          make the player who just refused the card take it
-``noforce``        let the refused card go
-``discard Kh``     discard (pay) a hand card
-``exchange Kh``    (variant) choose the hand card to pass to the next seat
-=================  ==========================================================
+=====================  ======================================================
+text                   meaning
+=====================  ======================================================
+``take 5c6c7c/…``      take the centre card; the melds are the player's whole
+                       new table (melds separated by ``/``)
+``decline``            refuse the card offered (paid or passed by another
+                       player)
+``pass``               refuse the card the player turned from the stock
+``pass 5c6c7c/…``      (variant) lay cards from hand as this new table, then
+                       pass
+``force``              make the player who just refused the card take it
+``noforce``            let the refused card go
+``discard Kh``         discard (pay) a hand card
+``exchange Kh``        (variant) choose the hand card to pass to the next seat
+``layoff 2 5c6c7c``    (variant ``layoff_on_opponent``) instead of taking the
+                       centre card, lay it on player 2's meld ``5c6c7c`` (the
+                       meld as it lies, without the card); a discard follows
+=====================  ======================================================
 
 >>> action = Action.parse("take 6c7cJc/5h5d5c")  # melds print in canonical order
 >>> str(action)
 'take 5h5d5c/6c7cJc'
 >>> Action.parse(str(Action.discard(Card.parse("Kh")))) == Action.discard(Card.parse("Kh"))
 True
+>>> layoff = Action.parse("layoff 2 7c6c5c")
+>>> str(layoff), layoff.seat, Action.parse(str(layoff)) == layoff
+('layoff 2 5c6c7c', 2, True)
 """
 
 from __future__ import annotations
@@ -44,6 +52,8 @@ class ActionKind(IntEnum):
     NO_FORCE = 4
     DISCARD = 5
     EXCHANGE = 6
+    LAYOFF = 7
+    """(Variant ``layoff_on_opponent``) lay the centre card on another player's meld."""
 
 
 _WORDS = {
@@ -54,6 +64,7 @@ _WORDS = {
     ActionKind.NO_FORCE: "noforce",
     ActionKind.DISCARD: "discard",
     ActionKind.EXCHANGE: "exchange",
+    ActionKind.LAYOFF: "layoff",
 }
 _KINDS = {word: kind for kind, word in _WORDS.items()}
 KIND_WORDS: dict[ActionKind, str] = dict(_WORDS)
@@ -64,15 +75,19 @@ _CARD_KINDS = (ActionKind.DISCARD, ActionKind.EXCHANGE)
 
 class Action(NamedTuple):
     """One action.  ``card`` is set for a discard and an exchange, ``melds`` for a take (and a
-    lay-and-pass).
+    lay-and-pass), ``melds`` and ``seat`` for a layoff.
 
     For a take, ``melds`` is the player's whole table after the take, as a sorted
-    partition of meld masks; the centre card is implied by the position.
+    partition of meld masks; the centre card is implied by the position.  For a layoff,
+    ``melds`` is the one meld of player ``seat``'s table that the centre card goes on, as it
+    lies before (so never the player's own new table).
     """
 
     kind: ActionKind
     card: int = -1
     melds: Partition = ()
+    seat: int = -1
+    """The player whose meld a layoff extends (-1 for every other kind)."""
 
     @classmethod
     def take(cls, melds: Partition) -> Action:
@@ -81,6 +96,11 @@ class Action(NamedTuple):
     @classmethod
     def discard(cls, card: Card | int) -> Action:
         return cls(ActionKind.DISCARD, card.index if isinstance(card, Card) else card)
+
+    @classmethod
+    def layoff(cls, seat: int, meld: int) -> Action:
+        """Lay the centre card on ``meld`` (a mask, as it lies) of player ``seat``'s table."""
+        return cls(ActionKind.LAYOFF, -1, (meld,), seat)
 
     @property
     def table(self) -> CardSet:
@@ -134,6 +154,8 @@ class Action(NamedTuple):
                     f"'{word}' takes exactly one card, got {rest!r}.", "one_card", rest, word
                 )
             return cls(kind, found[0])
+        if kind is ActionKind.LAYOFF:
+            return _read_layoff(rest)
         melds = parse_partition(rest) if kind in (ActionKind.TAKE, ActionKind.PASS) and rest else ()
         if melds:
             return cls(kind, -1, melds)
@@ -152,12 +174,29 @@ class Action(NamedTuple):
         word = _WORDS[self.kind]
         if self.kind in _CARD_KINDS:
             return f"{word} {format_mask(1 << self.card)}"
+        if self.kind is ActionKind.LAYOFF:
+            return f"{word} {self.seat} {format_partition(self.melds)}"
         if self.melds:
             return f"{word} {format_partition(self.melds)}"
         return word
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+def _read_layoff(rest: str) -> Action:
+    """The rest of ``layoff SEAT MELD``: a seat number, then one meld."""
+    seat_text, _sep, meld_text = rest.partition(" ")
+    if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) == 1):
+        raise InvalidNotationError(
+            f"'layoff' needs a player and one of his melds, e.g. 'layoff 2 5c6c7c', got {rest!r}."
+        )
+    meld = parse_cards_mask(meld_text) if meld_text.strip() else 0
+    if not meld or meld_kind(meld) is None:
+        raise InvalidNotationError(
+            f"'layoff' names exactly one meld, e.g. 'layoff 2 5c6c7c', got {meld_text!r}."
+        )
+    return Action(ActionKind.LAYOFF, -1, (meld,), int(seat_text))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -88,6 +88,26 @@ class IllegalReason(StrEnum):
     """The ``cards`` are not in the hand (``card``: the centre card, when taking)."""
     NO_MATCHING_LAY = "no_matching_lay"
     """No legal ``text`` (``take`` or ``pass``) lays exactly the named ``cards``."""
+    LAYOFF_NOT_ALLOWED = "layoff_not_allowed"
+    """A layoff under rules without ``layoff_on_opponent``."""
+    LAYOFF_NO_SUCH_PLAYER = "layoff_no_such_player"
+    """A layoff of the centre ``card`` on the meld of ``seat``, a player who is not at the
+    table."""
+    LAYOFF_OWN_TABLE = "layoff_own_table"
+    """A layoff of the centre ``card`` on the player's own table (``seat``): that is a take."""
+    LAYOFF_NOT_THEIR_MELD = "layoff_not_their_meld"
+    """A layoff on ``cards``, which are not a meld of player ``seat``'s table."""
+    LAYOFF_DOES_NOT_FIT = "layoff_does_not_fit"
+    """A layoff of the centre ``card`` on player ``seat``'s meld ``cards``, which it does not
+    extend (as the meld lies, within ``max_seq_len``)."""
+    LAYOFF_EMPTY_HAND = "layoff_empty_hand"
+    """A layoff of the centre ``card`` by a player with no hand card to pay with after it."""
+    CANNOT_LAY_OFF_CENTRE = "cannot_lay_off_centre"
+    """A short form ``layoff`` read by ``parse_action`` while the centre ``card`` extends no
+    meld of another player."""
+    NO_MATCHING_LAYOFF = "no_matching_layoff"
+    """No legal layoff of the centre ``card`` goes on a meld with the named ``cards`` (or, with
+    no card named, on a meld of player ``seat``)."""
     NOT_LEGAL = "not_legal"
     """Any other action that is not legal here (``text``)."""
 
@@ -104,7 +124,8 @@ class IllegalActionError(ConquianError, ValueError):
     * ``card``: the one card concerned (a card index), ``cards``: the cards concerned (a mask);
     * ``phase`` and ``expected``: the phase (its value) and the action kinds it wants;
     * ``rearrange_mode``, ``max_seq_len``: the rule value the action breaks;
-    * ``to_act``: the player who is to act.
+    * ``to_act``: the player who is to act;
+    * ``seat``: the player whose meld a layoff names.
     """
 
     def __init__(
@@ -122,6 +143,7 @@ class IllegalActionError(ConquianError, ValueError):
         rearrange_mode: str | None = None,
         max_seq_len: int | None = None,
         to_act: int | None = None,
+        seat: int | None = None,
     ) -> None:
         super().__init__(message)
         self.action = action
@@ -135,6 +157,7 @@ class IllegalActionError(ConquianError, ValueError):
         self.rearrange_mode = rearrange_mode
         self.max_seq_len = max_seq_len
         self.to_act = to_act
+        self.seat = seat
 
     @classmethod
     def not_your_turn(cls, player: int, to_act: int) -> IllegalActionError:

@@ -30,6 +30,10 @@ field, ``exchange``: the card each player passes to the next seat, comma-separat
 order, ``-`` for one not chosen yet (``Kh,5c,-``), or a single ``-`` when not recorded.
 Two-player positions without the exchange keep their twelve fields, as above.
 
+Under ``layoff_on_opponent`` a table may hold cards that other players laid on it, so a hand
+written ``*`` is filled as if nobody had laid off, and a finished deal (phase ``over``) with
+a winner was won by going out when the hands and tables hold one card more than was dealt.
+
 >>> text = "standard offer 0 1 KhKd2c7hJdQcAh * 3s4s5s - 6s:d - * 1"
 >>> state = parse_position(text)
 >>> [str(a) for a in state.legal_actions()]
@@ -49,7 +53,7 @@ from .errors import (
     InvalidNotationError,
     InvalidStateError,
 )
-from .melds import format_partition, partition_mask
+from .melds import format_partition, meld_kind, partition_mask
 from .rules import MAX_STAKE, MAX_STAKE_DIGITS, find_rules
 from .state import GameState, Phase, Source, Termination
 
@@ -306,6 +310,13 @@ def parse_position(text: str) -> GameState:
         termination = Termination.STOCK_EXHAUSTED
         if winner is not None and partition_mask(tables[winner]).bit_count() == rules.cards_to_win:
             termination = Termination.OUT
+        if winner is not None and rules.layoff_on_opponent:
+            # layoffs change how many cards a table holds when its player goes out; the
+            # hands and tables together hold one card more than was dealt when a take went out
+            held = sum(h.bit_count() for h in hands)
+            held += sum(partition_mask(t).bit_count() for t in tables)
+            out = held == n * rules.hand_size + 1
+            termination = Termination.OUT if out else Termination.STOCK_EXHAUSTED
     exchange: tuple[int, ...] = ()
     if rules.exchange_one_card:
         exchange = _exchange(values["exchange"], n)
@@ -408,10 +419,72 @@ def parse_action(state: GameState, text: str, deck: DeckStyle | str = DeckStyle.
         return action
     if word in ("take", "pass") and (word == "take" or rest):
         return _parse_take(state, word, rest, deck)
+    if word == "layoff":
+        return _parse_layoff(state, rest, deck)
     action = Action.parse(f"{word} {rest}".strip())
     if not state.is_legal(action):
         raise state.explain_illegal(action)
     return action
+
+
+def _parse_layoff(state: GameState, rest: str, deck: DeckStyle | str) -> Action:
+    """``layoff`` alone, with cards of the meld it goes on (``layoff 6c``: the meld with the
+    6c), with a player's seat first, or in full (``layoff 2 5c6c7c``)."""
+    seat = -1
+    first, _sep, remainder = rest.strip().partition(" ")
+    if len(first) == 1 and first.isascii() and first.isdigit():
+        seat, rest = int(first), remainder
+    named = 0
+    for index in iter_card_tokens(rest, deck):
+        named |= 1 << index
+    if seat >= 0 and named and meld_kind(named) is not None:
+        action = Action.layoff(seat, named)
+        if state.is_legal(action):
+            return action
+        raise state.explain_illegal(action)
+    candidates = [a for a in state.legal_actions() if a.kind is ActionKind.LAYOFF]
+    p = state.to_act
+    if not candidates or seat == p or seat >= state.num_players:
+        if (
+            state.phase not in (Phase.OFFER, Phase.TURN)
+            or not state.rules.layoff_on_opponent
+            or not state.hands[p]
+            or seat == p
+            or seat >= state.num_players
+        ):
+            raise state.explain_illegal(Action(ActionKind.LAYOFF, -1, (), seat))
+        raise IllegalActionError(
+            f"{CARDS[state.centre]} cannot be laid off: it extends no meld of another player.",
+            player=p,
+            reason=IllegalReason.CANNOT_LAY_OFF_CENTRE,
+            card=state.centre,
+        )
+    centre = 1 << state.centre
+    found = [
+        a for a in candidates if (seat < 0 or a.seat == seat) and not named & ~(a.melds[0] | centre)
+    ]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        where = f" of player {seat}" if seat >= 0 and not named else ""
+        holds = f" that holds {format_mask(named)}" if named else ""
+        raise IllegalActionError(
+            f"{CARDS[state.centre]} extends no meld{where or ' of another player'}{holds}.",
+            player=p,
+            reason=IllegalReason.NO_MATCHING_LAYOFF,
+            card=state.centre,
+            cards=named,
+            seat=seat if seat >= 0 and not named else None,
+        )
+    shown = ", ".join(str(a) for a in found[:8])
+    more = f" and {len(found) - 8} more" if len(found) > 8 else ""
+    raise AmbiguousActionError(
+        f"'layoff{' ' + rest.strip() if rest.strip() else ''}' matches {len(found)} legal "
+        f"layoffs: {shown}{more}. Name a card of the meld, e.g. "
+        f"'layoff {format_mask(found[0].melds[0] & -found[0].melds[0])}'.",
+        tuple(found),
+        player=state.to_act,
+    )
 
 
 def _parse_take(state: GameState, word: str, rest: str, deck: DeckStyle | str) -> Action:

@@ -68,16 +68,20 @@ class PublicEvent(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """The event as JSON-ready data: who acted (``player``), the action's ``verb`` (its
         first word: ``take``, ``decline``, ``pass``, ``force``, ``noforce``, ``discard``,
-        ``exchange``) and the card it concerned (``card``: the centre card, or the card
-        discarded or passed on; None for another player's exchange choice); for a centre card,
-        where it came from (``source``, as in the text) and, with more than two players, who
-        turned or paid it (``owner``); for a take, the player's new table (``melds``).
+        ``exchange``, ``layoff``) and the card it concerned (``card``: the centre card, or the
+        card discarded or passed on; None for another player's exchange choice); for a centre
+        card, where it came from (``source``, as in the text) and, with more than two players,
+        who turned or paid it (``owner``); for a take, the player's new table (``melds``); for
+        a layoff, the player whose meld the card went on (``seat``) and that meld as it lay
+        before (``melds``, one meld).
 
         >>> event = parse_public_event("p1 take 5d6d7d (7d:t)", 2)
         >>> event.to_dict()
         {'player': 1, 'verb': 'take', 'card': '7d', 'source': 't', 'melds': [['5d', '6d', '7d']]}
         >>> parse_public_event("p2 exchange ?").to_dict()
         {'player': 2, 'verb': 'exchange', 'card': None}
+        >>> parse_public_event("p0 layoff 2 5c6c7c (4c:d1)", 3).to_dict()
+        {'player': 0, 'verb': 'layoff', 'card': '4c', 'source': 'd', 'owner': 1, 'melds': [['5c', '6c', '7c']], 'seat': 2}
         """
         kind = self.action.kind
         data: dict[str, Any] = {
@@ -91,6 +95,8 @@ class PublicEvent(NamedTuple):
             data["owner"] = self.owner
         if self.action.melds:
             data["melds"] = [mask_labels(m) for m in self.action.melds]
+        if kind is ActionKind.LAYOFF:
+            data["seat"] = self.action.seat
         return data
 
     def seen_by(self, viewer: int) -> PublicEvent:
@@ -437,6 +443,10 @@ def parse_public_event(text: str, num_players: int = 4) -> PublicEvent:
     if match.group(2) == "exchange ?" and match.group(3) is None:
         return PublicEvent(player, Action(ActionKind.EXCHANGE), -1, Source.NONE)
     action = Action.parse(match.group(2))
+    if action.kind is ActionKind.LAYOFF and (
+        not 0 <= action.seat < num_players or action.seat == player
+    ):
+        raise InvalidNotationError(f"{text!r} lays off on no other player's meld.")
     if action.kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         if match.group(3) is not None:
             raise InvalidNotationError(
@@ -486,6 +496,16 @@ def read_public_event(data: Mapping[str, Any], num_players: int = 4) -> PublicEv
     melds = _partition(data.get("melds", []), "history")
     if kind is ActionKind.TAKE and not melds:
         raise InvalidNotationError(f"A take names the table it makes: {data!r}.")
+    seat = -1
+    if kind is ActionKind.LAYOFF:
+        raw_seat = data.get("seat")
+        if not isinstance(raw_seat, int) or isinstance(raw_seat, bool):
+            raise InvalidNotationError(f"A layoff's 'seat' must be a seat, got {raw_seat!r}.")
+        if not 0 <= raw_seat < num_players or raw_seat == player or len(melds) != 1:
+            raise InvalidNotationError(
+                f"A layoff names another player's seat and one meld of his: {data!r}."
+            )
+        seat = raw_seat
     raw_owner = data.get("owner", -1)
     if not isinstance(raw_owner, int) or isinstance(raw_owner, bool):
         raise InvalidNotationError(f"An event's 'owner' must be a seat, got {raw_owner!r}.")
@@ -493,7 +513,7 @@ def read_public_event(data: Mapping[str, Any], num_players: int = 4) -> PublicEv
         raise InvalidNotationError(f"An event's 'owner' must be a seat, got {raw_owner!r}.")
     owner: int = raw_owner
     source = _enum(Source, str(data.get("source")), "history")
-    return PublicEvent(player, Action(kind, -1, tuple(sorted(melds))), card, source, owner)
+    return PublicEvent(player, Action(kind, -1, tuple(sorted(melds)), seat), card, source, owner)
 
 
 def _is_int(value: object) -> bool:

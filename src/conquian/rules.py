@@ -9,6 +9,8 @@ The rules in words are written by :mod:`conquian.present.rules_text` (its ``desc
 'standard,max_seq_len=10'
 >>> find_rules("bicycle").to_spec()
 'bicycle'
+>>> find_rules("mexican,layoff_on_opponent=true").to_spec()
+'mexican,layoff_on_opponent=true'
 """
 
 from __future__ import annotations
@@ -159,6 +161,9 @@ class Rules:
     """After the deal each player passes one hand card face down to the next seat."""
     force_by: ForceBy = ForceBy.OPPONENT
     """Who may force a refused card: opponent (two players) or offerer (who turned or paid it)."""
+    layoff_on_opponent: bool = False
+    """A player who may take the centre card may instead lay it on one meld of another
+    player's table that it extends as the meld lies, then pays (discards) a hand card."""
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -319,6 +324,7 @@ _FIELD_TYPES: dict[str, type] = {
     "num_players": int,
     "exchange_one_card": bool,
     "force_by": ForceBy,
+    "layoff_on_opponent": bool,
 }
 FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 

@@ -352,21 +352,25 @@ class GameState:
                 raise InvalidStateError(f"Player {p}'s melds share a card.")
         if not (0 <= self.dealer < n and 0 <= self.to_act < n):
             raise InvalidStateError(f"Players are numbered 0 to {n - 1}.")
-        for p in range(n):
-            count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
-            expected = rules.hand_size
-            if self.phase is Phase.DISCARD and p == self.to_act:
-                expected += 1
-            if (
-                self.phase is Phase.OVER
-                and p == self.winner
-                and self.termination is Termination.OUT
-            ):
-                expected += 1
-            if count != expected:
-                raise InvalidStateError(
-                    f"Player {p} holds {count} cards in hand and on the table; expected {expected}."
-                )
+        if rules.layoff_on_opponent:
+            self._validate_counts_with_layoffs()
+        else:
+            for p in range(n):
+                count = self.hands[p].bit_count() + self.table_masks[p].bit_count()
+                expected = rules.hand_size
+                if self.phase is Phase.DISCARD and p == self.to_act:
+                    expected += 1
+                if (
+                    self.phase is Phase.OVER
+                    and p == self.winner
+                    and self.termination is Termination.OUT
+                ):
+                    expected += 1
+                if count != expected:
+                    raise InvalidStateError(
+                        f"Player {p} holds {count} cards in hand and on the table; "
+                        f"expected {expected}."
+                    )
         self._validate_exchange()
         needs_centre = self.phase in (Phase.OFFER, Phase.TURN, Phase.FORCE, Phase.FORCED)
         if needs_centre != (self.centre >= 0) or needs_centre == (self.source is Source.NONE):
@@ -400,6 +404,25 @@ class GameState:
                 raise InvalidStateError("A finished deal needs a termination.")
         elif self.termination is not None or self.winner is not None:
             raise InvalidStateError("Only a finished deal has a winner or termination.")
+
+    def _validate_counts_with_layoffs(self) -> None:
+        """The counts of :meth:`validate` under ``layoff_on_opponent``: a layoff moves a card
+        to another player's table while its layer pays from his hand, so only the sum over
+        the players is fixed (``hand_size`` each, one more while a taker or layer is to pay
+        and for a winner who went out), and a winner who went out has no hand card."""
+        n = len(self.hands)
+        total = sum(self.hands[p].bit_count() + self.table_masks[p].bit_count() for p in range(n))
+        expected = n * self.rules.hand_size
+        out = self.phase is Phase.OVER and self.termination is Termination.OUT
+        if self.phase is Phase.DISCARD or (out and self.winner is not None):
+            expected += 1
+        if total != expected:
+            raise InvalidStateError(
+                f"The players hold {total} cards in their hands and on their tables; "
+                f"expected {expected}."
+            )
+        if out and self.winner is not None and self.hands[self.winner]:
+            raise InvalidStateError(f"Player {self.winner} went out with cards in his hand.")
 
     def _validate_exchange(self) -> None:
         n = len(self.hands)
@@ -596,9 +619,9 @@ class GameState:
         phase = self.phase
         p = self.to_act
         if phase is Phase.OFFER:
-            return (*self._takes(p, False), Action(ActionKind.DECLINE))
+            return (*self._takes(p, False), *self._layoffs(p), Action(ActionKind.DECLINE))
         if phase is Phase.TURN:
-            out = [*self._takes(p, False), Action(ActionKind.PASS)]
+            out = [*self._takes(p, False), *self._layoffs(p), Action(ActionKind.PASS)]
             if self.rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
                 out.extend(self._lays(p))
             return tuple(out)
@@ -635,6 +658,22 @@ class GameState:
                 old, self.melds.partitions(self.table_masks[p] | bit, self.hands[p])
             )
         return tuple([Action(ActionKind.TAKE, -1, part) for part in options])
+
+    def _layoffs(self, p: int) -> list[Action]:
+        """(Variant ``layoff_on_opponent``) the ways ``p`` may lay the centre card on another
+        player's meld, which it extends as the meld lies, in seat order and each table's
+        order; none while ``p`` has no hand card to pay with afterwards."""
+        if not self.rules.layoff_on_opponent or not self.hands[p]:
+            return []
+        bit = 1 << self.centre
+        valid = self.melds.valid
+        return [
+            Action(ActionKind.LAYOFF, -1, (meld,), q)
+            for q in range(len(self.hands))
+            if q != p
+            for meld in self.tables[q]
+            if meld | bit in valid
+        ]
 
     def _lays(self, p: int) -> list[Action]:
         table_mask = self.table_masks[p]
@@ -690,6 +729,8 @@ class GameState:
         n = len(self.hands)
         if kind is ActionKind.TAKE:
             self._take(p, action.melds)
+        elif kind is ActionKind.LAYOFF:
+            self._layoff(action.seat, action.melds[0])
         elif kind is ActionKind.DISCARD:
             hands = list(self.hands)
             hands[p] &= ~(1 << action.card)
@@ -797,6 +838,21 @@ class GameState:
         else:
             self.phase = Phase.DISCARD
 
+    def _layoff(self, q: int, meld: int) -> None:
+        """The centre card goes on ``meld`` of player ``q``'s table; the player to act pays
+        next (he never goes out so: he keeps his hand)."""
+        bit = 1 << self.centre
+        tables = list(self.tables)
+        tables[q] = tuple(sorted(m | bit if m == meld else m for m in tables[q]))
+        self.tables = tuple(tables)
+        masks = list(self.table_masks)
+        masks[q] |= bit
+        self.table_masks = tuple(masks)
+        self.centre = -1
+        self.source = Source.NONE
+        self.owner = self.offeree = -1
+        self.phase = Phase.DISCARD
+
     def _turn_stock(self, p: int) -> None:
         self.to_act = p
         if self.stock_pos >= len(self.stock):
@@ -825,12 +881,13 @@ class GameState:
             action.card == -1 and action.kind not in (ActionKind.DISCARD, ActionKind.EXCHANGE)
         )
         if not card_ok or any(m <= 0 or m & ~ALL_CARDS_MASK for m in action.melds):
+            shown = tuple(action) if action.seat >= 0 else tuple(action)[:3]
             return IllegalActionError(
-                f"{tuple(action)} does not name real cards.",
+                f"{shown} does not name real cards.",
                 action,
                 player=self.to_act,
                 reason=IllegalReason.NOT_REAL_CARDS,
-                text=str(tuple(action)),
+                text=str(shown),
             )
         text = str(action)
         p = self.to_act
@@ -842,6 +899,15 @@ class GameState:
                 text=text,
             )
         kind = action.kind
+        layoffs = self.rules.layoff_on_opponent
+        if kind is ActionKind.LAYOFF and not layoffs:
+            return IllegalActionError(
+                "Laying the centre card on another player's meld is not allowed under these "
+                "rules (layoff_on_opponent false).",
+                action,
+                player=p,
+                reason=IllegalReason.LAYOFF_NOT_ALLOWED,
+            )
         expected = {
             Phase.OFFER: "take or decline the offered card",
             Phase.TURN: "take or pass the card they turned",
@@ -850,9 +916,10 @@ class GameState:
             Phase.DISCARD: "discard a hand card",
             Phase.EXCHANGE: "choose the hand card to pass to the next player",
         }[self.phase]
+        lay = (ActionKind.LAYOFF,) if layoffs else ()
         wanted = {
-            Phase.OFFER: (ActionKind.TAKE, ActionKind.DECLINE),
-            Phase.TURN: (ActionKind.TAKE, ActionKind.PASS),
+            Phase.OFFER: (ActionKind.TAKE, *lay, ActionKind.DECLINE),
+            Phase.TURN: (ActionKind.TAKE, *lay, ActionKind.PASS),
             Phase.FORCE: (ActionKind.FORCE, ActionKind.NO_FORCE),
             Phase.FORCED: (ActionKind.TAKE,),
             Phase.DISCARD: (ActionKind.DISCARD,),
@@ -877,6 +944,8 @@ class GameState:
                 reason=IllegalReason.CARD_NOT_IN_HAND,
                 card=action.card,
             )
+        if kind is ActionKind.LAYOFF:
+            return self._explain_layoff(action, p)
         if kind is ActionKind.PASS:
             if self.rules.meld_without_take is MeldWithoutTake.NEVER:
                 return IllegalActionError(
@@ -942,6 +1011,70 @@ class GameState:
             player=p,
             reason=IllegalReason.NOT_LEGAL,
             text=text,
+        )
+
+    def _explain_layoff(self, action: Action, p: int) -> IllegalActionError:
+        """Why a layoff of the centre card is not legal (the rules allow layoffs, and the phase
+        is one where the player may take the card).  A seat of -1 or no meld names none
+        (a short form's question: why no layoff at all)."""
+        text = str(action) if len(action.melds) == 1 and action.seat >= 0 else ""
+        q = action.seat
+        card = self.centre
+        if q != -1 and not 0 <= q < len(self.hands):
+            return IllegalActionError(
+                f"There is no player {q} to lay {CARDS[card]} on (players are 0 to "
+                f"{len(self.hands) - 1}).",
+                action,
+                player=p,
+                reason=IllegalReason.LAYOFF_NO_SUCH_PLAYER,
+                card=card,
+                seat=q,
+            )
+        if q == p:
+            return IllegalActionError(
+                f"A layoff goes on another player's meld; to put {CARDS[card]} on player "
+                f"{p}'s own table, take it.",
+                action,
+                player=p,
+                reason=IllegalReason.LAYOFF_OWN_TABLE,
+                card=card,
+                seat=q,
+            )
+        if len(action.melds) == 1 and q >= 0:
+            meld = action.melds[0]
+            if meld not in self.tables[q]:
+                return IllegalActionError(
+                    f"{format_mask(meld, '')} is not one of player {q}'s melds.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.LAYOFF_NOT_THEIR_MELD,
+                    cards=meld,
+                    seat=q,
+                )
+            if meld | 1 << card not in self.melds.valid:
+                return IllegalActionError(
+                    f"{CARDS[card]} does not extend player {q}'s meld {format_mask(meld, '')}.",
+                    action,
+                    player=p,
+                    reason=IllegalReason.LAYOFF_DOES_NOT_FIT,
+                    card=card,
+                    cards=meld,
+                    seat=q,
+                )
+        if not self.hands[p]:
+            return IllegalActionError(
+                f"Player {p} has no hand card to pay with after laying {CARDS[card]} off.",
+                action,
+                player=p,
+                reason=IllegalReason.LAYOFF_EMPTY_HAND,
+                card=card,
+            )
+        return IllegalActionError(
+            f"{text or repr(action)} is not legal here.",
+            action,
+            player=p,
+            reason=IllegalReason.NOT_LEGAL,
+            text=text or repr(action),
         )
 
     def _explain_table(self, action: Action, p: int, centre_bit: int) -> IllegalActionError | None:
