@@ -82,6 +82,36 @@ def forced_unchecked(p: int) -> GameState:
     )
 
 
+def layoffs(
+    p: int,
+    *,
+    rules: str = "standard,layoff_on_opponent=true",
+    hand: str = HAND,
+    table: str = "-",
+    other: str = "2c3c4c",
+    centre: str = "5c:d",
+) -> GameState:
+    """A position under ``layoff_on_opponent`` with player ``p`` to act holding ``hand`` and
+    ``table``, the other player's table ``other`` (5c, offered, extends 2c3c4c)."""
+    hands = ["*", "*"]
+    hands[p] = hand
+    tables = [other, other]
+    tables[p] = table
+    return parse_position(
+        f"{rules} offer {p} {1 - p} {hands[0]} {hands[1]} {tables[0]} {tables[1]} {centre} - * 1"
+    )
+
+
+def lay_on(meld: str, *, own: bool = False) -> Callable[[GameState], object]:
+    """Lay the centre card on ``meld`` of the other player's table (``own``: the actor's)."""
+
+    def act(state: GameState) -> object:
+        seat = state.to_act if own else 1 - state.to_act
+        return state.apply(Action.layoff(seat, parse_cards_mask(meld)))
+
+    return act
+
+
 def take(*melds: str) -> Action:
     return Action(ActionKind.TAKE, -1, tuple(sorted(parse_cards_mask(m) for m in melds)))
 
@@ -291,7 +321,100 @@ CASES = [
         apply(Action(ActionKind.DECLINE, 5)),
         "'decline' is not legal here.",
     ),
+    Case(
+        IllegalReason.LAYOFF_NOT_ALLOWED,
+        lambda p: layoffs(p, rules="standard"),
+        lay_on("2c3c4c"),
+        "Laying the centre card on another player's meld is not allowed under these rules "
+        "(layoff_on_opponent false).",
+    ),
+    Case(
+        IllegalReason.LAYOFF_NO_SUCH_PLAYER,
+        layoffs,
+        typed("layoff 5"),
+        "There is no player 5 to lay 5c on (players are 0 to 1).",
+        fields={"seat": 5, "card": 34},
+    ),
+    Case(
+        IllegalReason.LAYOFF_OWN_TABLE,
+        lambda p: layoffs(p, hand="5h5dQsAd2dKs3s", table="6c7cJc"),
+        lay_on("6c7cJc", own=True),
+        "A layoff goes on another player's meld; to put 5c on player {p}'s own table, take it.",
+        fields={"card": 34},
+    ),
+    Case(
+        IllegalReason.LAYOFF_NOT_THEIR_MELD,
+        layoffs,
+        lay_on("KhKdKc"),
+        "KhKdKc is not one of player {q}'s melds.",
+        fields={"cards": parse_cards_mask("KhKdKc")},
+    ),
+    Case(
+        IllegalReason.LAYOFF_DOES_NOT_FIT,
+        lambda p: layoffs(p, other="2c3c4c/KhKdKc"),
+        lay_on("KhKdKc"),
+        "5c does not extend player {q}'s meld KhKdKc.",
+        fields={"card": 34, "cards": parse_cards_mask("KhKdKc")},
+    ),
+    Case(
+        IllegalReason.LAYOFF_EMPTY_HAND,
+        lambda p: layoffs(p, hand="-", table="AsAhAd/2s2h2d/3s3h3d3c", other="6c7cJc"),
+        lay_on("6c7cJc"),
+        "Player {p} has no hand card to pay with after laying 5c off.",
+        fields={"card": 34},
+    ),
+    Case(
+        IllegalReason.CANNOT_LAY_OFF_CENTRE,
+        lambda p: layoffs(p, other="KhKdKc"),
+        typed("layoff"),
+        "5c cannot be laid off: it extends no meld of another player.",
+        fields={"card": 34},
+    ),
+    Case(
+        IllegalReason.NO_MATCHING_LAYOFF,
+        layoffs,
+        typed("layoff Kh"),
+        "5c extends no meld of another player that holds Kh.",
+        fields={"card": 34, "cards": parse_cards_mask("Kh")},
+    ),
 ]
+LAYOFF_WORDS = {
+    IllegalReason.LAYOFF_NOT_ALLOWED: (
+        "Laying the centre card on another player's meld is not allowed here.",
+        "Laying the centre card on another player's meld is not allowed here.",
+    ),
+    IllegalReason.LAYOFF_NO_SUCH_PLAYER: (
+        "There is no player 5 at this table.",
+        "There is no player 5 at this table.",
+    ),
+    IllegalReason.LAYOFF_OWN_TABLE: (
+        "5c goes on your own table only by taking it.",
+        "5c goes on {actor}'s own table only by taking it.",
+    ),
+    IllegalReason.LAYOFF_NOT_THEIR_MELD: (
+        "KhKdKc is not one of {other}'s melds.",
+        "KhKdKc is not one of your melds.",
+    ),
+    IllegalReason.LAYOFF_DOES_NOT_FIT: (
+        "5c does not extend {other}'s meld KhKdKc.",
+        "5c does not extend your meld KhKdKc.",
+    ),
+    IllegalReason.LAYOFF_EMPTY_HAND: (
+        "You have no card in hand to pay with after laying 5c on a meld.",
+        "{actor} has no card in hand to pay with after laying 5c on a meld.",
+    ),
+    IllegalReason.CANNOT_LAY_OFF_CENTRE: (
+        "5c extends no meld of another player, so it cannot go on one.",
+        "5c extends no meld of another player, so it cannot go on one.",
+    ),
+    IllegalReason.NO_MATCHING_LAYOFF: (
+        "5c extends no meld of another player that holds Kh.",
+        "5c extends no meld of another player that holds Kh.",
+    ),
+}
+"""The words of each layoff refusal (``layoff_on_opponent``) for the player who tried it and
+for the other player (``{actor}``: the one who tried, ``{other}``: the other), new sentences
+rather than the terminal's old rewording of the engine's message."""
 
 
 def old_personal(message: str, me: int) -> str:
@@ -334,7 +457,11 @@ def test_each_reason_has_its_code_player_message_and_fields(case: Case, p: int) 
 @pytest.mark.parametrize("p", [0, 1])
 @pytest.mark.parametrize(
     "case",
-    [c for c in CASES if c.reason is not IllegalReason.NOT_YOUR_TURN],
+    [
+        c
+        for c in CASES
+        if c.reason is not IllegalReason.NOT_YOUR_TURN and c.reason not in LAYOFF_WORDS
+    ],
     ids=lambda c: c.reason.value,
 )
 def test_words_are_the_terminal_personal_form_for_both_viewers(case: Case, p: int) -> None:
@@ -369,6 +496,20 @@ def test_some_messages_are_pinned_word_for_word() -> None:
         "'force' is not possible now: player 0 must take or decline the offered card."
     )
     assert message(IllegalReason.NOT_YOUR_TURN) == "It is player 0's turn, not player 1's."
+
+
+@pytest.mark.parametrize("p", [0, 1])
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c.reason in LAYOFF_WORDS], ids=lambda c: c.reason.value
+)
+def test_a_refused_layoff_is_worded_for_the_player_who_tried_and_the_other(
+    case: Case, p: int
+) -> None:
+    _, exc = refuse(case, p)
+    mine, theirs = LAYOFF_WORDS[case.reason]
+    names = {"actor": NAMES[p], "other": NAMES[1 - p]}
+    assert illegal_action_words(exc, Names(NAMES, me=p)) == mine.format(**names)
+    assert illegal_action_words(exc, Names(NAMES, me=1 - p)) == theirs.format(**names)
 
 
 def test_every_reason_has_a_case() -> None:

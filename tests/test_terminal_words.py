@@ -215,6 +215,7 @@ KANNADA = {
     "table": "ಮೇಜು",
     "rules": "ನಿಯಮಗಳು",
     "quit": "ನಿರ್ಗಮನ",
+    "layoff": "ಸೇರಿಸು",
 }
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]

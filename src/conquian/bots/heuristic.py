@@ -33,6 +33,9 @@ class HeuristicBot(Bot):
     """Weight of how much a discarded or passed card may help the opponent."""
     stock_option = 0.55
     """Share of a melded card that a useful stock card is worth when declining."""
+    layoff_gift = 0.5
+    """(``layoff_on_opponent``) Cost of laying the centre card on another player's meld, beside
+    the live cards it makes fit there: a take that only extends one's own meld is better."""
     slip = 0.0
     """Chance, at each decision with a choice, of a newcomer's slip (the lower levels): a
     take missed, a careless discard, a force forgotten; never one that loses the deal at
@@ -105,6 +108,27 @@ class HeuristicBot(Bot):
         value = self.table_value(k, melds, action.melds, hand & ~(1 << discard))
         return value - self.danger_weight * discard_danger(k, melds, discard), discard
 
+    def layoff_value(
+        self, obs: Observation, k: Knowledge, melds: MeldTable, action: Action
+    ) -> float:
+        """Value of laying the centre card on another player's meld (``layoff_on_opponent``):
+        the player's table stays, and he pays his best discard, one card fewer to go out, as
+        after a take that lays nothing from the hand; less what the longer meld gives its
+        owner (live cards that fit it now, worth much more to a player with an empty hand,
+        who goes out with any of them)."""
+        hand = k.hand
+        discard = self.best_discard(k, melds, hand)
+        value = self.table_value(k, melds, k.my_table, hand & ~(1 << discard))
+        value += self.table_weight - self.danger_weight * discard_danger(k, melds, discard)
+        meld = action.melds[0]
+        longer = meld | 1 << obs.centre
+        new_fits = direct_fit_mask(melds, (longer,), k.live) & ~direct_fit_mask(
+            melds, (meld,), k.live
+        )
+        empty = obs.hand_counts[action.seat] == 0
+        per_fit = FEED_OUT_DANGER / 20 if empty else self.force_risk
+        return value - self.layoff_gift - per_fit * new_fits.bit_count()
+
     def discard_cost(self, k: Knowledge, melds: MeldTable, hand: int, card: int) -> float:
         """What discarding ``card`` from ``hand`` costs (lower is better)."""
         return (
@@ -140,6 +164,8 @@ class HeuristicBot(Bot):
         for index, action in enumerate(obs.legal_actions):
             if action.kind is ActionKind.TAKE:
                 value, _ = self.take_value(k, melds, action)
+            elif action.kind is ActionKind.LAYOFF:  # on another player's meld (variant)
+                value = self.layoff_value(obs, k, melds, action)
             elif action.melds:  # lay cards from hand, then pass (variant)
                 hand = k.hand & ~partition_mask(action.melds)
                 value = self.table_value(k, melds, action.melds, hand)
@@ -153,6 +179,8 @@ class HeuristicBot(Bot):
         best_value, _, best = scored[0]
         if best.kind is ActionKind.TAKE:
             self.why = Reason("take_goes_out" if best_value >= WIN else "take_best", card=centre)
+        elif best.kind is ActionKind.LAYOFF:
+            self.why = Reason("layoff_best", card=centre)
         elif best.melds:
             self.why = Reason("lay_then_pass")
         else:
@@ -206,13 +234,16 @@ class HeuristicBot(Bot):
         table = partition_mask(obs.tables[obs.viewer])
         if kind is ActionKind.TAKE:
             after = partition_mask(action.melds)
-            to_go = max(0, obs.rules.cards_to_win - after.bit_count())
+            to_go = (obs.hand_mask & ~after).bit_count()  # what is left to lay
             meld = next((m for m in action.melds if m >> centre & 1), 0)
             because = "goes_out" if not obs.hand_mask & ~after else "completes"
             return Reason("explained", card=centre, because=because, meld=meld, to_go=to_go)
+        if kind is ActionKind.LAYOFF:  # on another player's meld, then pay
+            meld = action.melds[0] | 1 << centre if action.melds else 0
+            return Reason("explained", card=centre, because="lays_off", meld=meld)
         if kind is ActionKind.PASS and action.melds:  # lay from the hand, then pass
             after = partition_mask(action.melds)
-            to_go = max(0, obs.rules.cards_to_win - after.bit_count())
+            to_go = (obs.hand_mask & ~after).bit_count() + 1
             return Reason(
                 "explained", card=centre, because="lays", meld=after & ~table, to_go=to_go
             )

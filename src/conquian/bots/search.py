@@ -207,7 +207,11 @@ class HandModel:
         table = 0
         for event in obs.history:
             tables_before.append(table)
-            if event.player == opp and event.action.melds:
+            kind = event.action.kind
+            if kind is ActionKind.LAYOFF:  # a card laid on his table came from the centre
+                if event.action.seat == opp:
+                    table |= 1 << event.card
+            elif event.player == opp and event.action.melds:
                 table = partition_mask(event.action.melds)
         for event, before in zip(reversed(obs.history), reversed(tables_before), strict=True):
             if event.player != opp:
@@ -216,6 +220,8 @@ class HandModel:
             if kind is ActionKind.DISCARD:
                 self.discards.append((event.card, left))
                 left |= 1 << event.card
+                continue
+            if kind is ActionKind.LAYOFF:  # the centre card went on another table
                 continue
             if event.action.melds:
                 laid = partition_mask(event.action.melds) & ~before
@@ -539,7 +545,7 @@ class SearchBot(Bot):
         second = max(means, key=lambda i: (means[i], -i))
         drop = max(0.0, (sum(results[best]) / len(results[best]) - means[second]) / 2)
         action = candidates[second]
-        laid = partition_mask(action.melds) & obs.hand_mask
+        laid = partition_mask(action.melds) & obs.hand_mask  # none for a layoff
         return why._replace(second=action, second_laid=laid, drop=drop)
 
 

@@ -40,6 +40,7 @@ from ..present.words import (
     deal_heading,
     describe_action,
     describe_events,
+    layoff_short_forms,
     level_word,
     match_line,
     match_result_line,
@@ -77,6 +78,8 @@ from .terminal_words import (
     hint_thinking,
     hotseat_prompt,
     illegal_bot_action,
+    layoff_result,
+    layoff_ways_heading,
     level_menu,
     level_not_understood,
     level_prompt,
@@ -130,7 +133,7 @@ QUIT_WORDS = frozenset({"quit", "q", "exit", "save"})
 HELP_WORDS = frozenset({"help", "h", "?"})
 TABLE_WORDS = frozenset({"table", "t", "show", "board"})
 ACTION_WORDS = frozenset(
-    {"take", "decline", "pass", "force", "noforce", "no-force", "discard", "yes", "no"}
+    {"take", "decline", "pass", "force", "noforce", "no-force", "discard", "yes", "no", "layoff"}
 )
 
 
@@ -598,7 +601,7 @@ class Session:
         if len(found) == 1:
             return found[0]
         if found:
-            if all(a.kind in (ActionKind.TAKE, ActionKind.PASS) for a in found):
+            if all(a.kind in (ActionKind.TAKE, ActionKind.PASS, ActionKind.LAYOFF) for a in found):
                 chosen = self._choose(obs, found)
             else:  # a lone rank that is two cards one could pay (or pass)
                 chosen = None
@@ -655,12 +658,20 @@ class Session:
             for text, group in take_short_forms(obs, look, kind)
             for a in group
         }
+        forms.update({id(a): text for text, a in layoff_short_forms(obs, look)})
         width = max(len(forms.get(id(a), str(a))) for a in actions)
         take = actions[0].kind is ActionKind.TAKE
-        self.screen.say(ways_heading(len(actions), take))
+        layoff = actions[0].kind is ActionKind.LAYOFF
+        self.screen.say(
+            layoff_ways_heading(len(actions)) if layoff else ways_heading(len(actions), take)
+        )
         for i, action in enumerate(actions, start=1):
             form = forms.get(id(action), str(action))
-            table = melds_spans(look, action.melds)
+            table = (
+                layoff_result(action, obs, self._names(obs.viewer), look)
+                if layoff
+                else melds_spans(look, action.melds)
+            )
             self.screen.say(choice_line(i, form, width, table, look, goes_out(action, obs)))
         while True:
             prompt = choose_prompt(len(actions))

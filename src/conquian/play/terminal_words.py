@@ -44,8 +44,17 @@ from ..observation import Observation
 from ..present.errors import no_matching_lay
 from ..present.i18n import Domain, fill
 from ..present.rules_text import help_summary
-from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, plain
-from ..present.words import COMMANDS, Names, command, level_word, score_text, take_short_forms, you
+from ..present.spans import BOLD, CMD, DIM, GOOD, NOTE, CardLook, Line, Span, melds_spans, plain
+from ..present.words import (
+    COMMANDS,
+    Names,
+    command,
+    layoff_short_forms,
+    level_word,
+    score_text,
+    take_short_forms,
+    you,
+)
 from ..rules import Forcing, MeldWithoutTake, Rules
 from ..state import Phase
 
@@ -93,6 +102,8 @@ __all__ = [
     "hotseat_prompt",
     "illegal_bot_action",
     "keys_help",
+    "layoff_result",
+    "layoff_ways_heading",
     "level_menu",
     "level_not_a_choice",
     "level_not_understood",
@@ -593,6 +604,8 @@ def options_line(obs: Observation, look: CardLook) -> Line:
             out.append(
                 [Span(command("take"), CMD), *fill(_(" (list all {count} ways)"), count=takes)]
             )
+    if ActionKind.LAYOFF in kinds:
+        out += _layoff_options(obs, look)
     if ActionKind.DECLINE in kinds:
         out.append([Span(command("decline"), CMD)])
     if ActionKind.PASS in kinds:
@@ -634,6 +647,25 @@ def options_line(obs: Observation, look: CardLook) -> Line:
             line.append(Span(" | ", DIM))
         line += option
     return line
+
+
+def _layoff_options(obs: Observation, look: CardLook) -> list[Line]:
+    """The ways to lay the centre card on another player's meld, as typed (``layoff 5c 6c
+    7c``: the meld, as it lies), the first few spelled out, then the word that lists them
+    all."""
+    forms = layoff_short_forms(obs, look)
+    out: list[Line] = [
+        [
+            Span(text, CMD),
+            Span(_(" (lay it on that meld, then discard)") if i == 0 else ""),
+        ]
+        for i, (text, _action) in enumerate(forms[:MAX_SHORT_FORMS])
+    ]
+    if len(forms) > MAX_SHORT_FORMS:
+        out.append(
+            [Span(command("layoff"), CMD), *fill(_(" (list all {count} ways)"), count=len(forms))]
+        )
+    return out
 
 
 # ---------------------------------------------------------------- 5. what was typed, refused
@@ -714,6 +746,26 @@ def ways_heading(count: int, take: bool) -> str:
     ).format(count=count)
 
 
+def layoff_ways_heading(count: int) -> str:
+    """Above the numbered list of the ``count`` ways to lay the centre card on another
+    player's meld."""
+    return ngettext(
+        "{count} way to lay it on another player's meld; that meld would be:",
+        "{count} ways to lay it on another player's meld; that meld would be:",
+        count,
+    ).format(count=count)
+
+
+def layoff_result(action: Action, obs: Observation, names: Names, look: CardLook) -> Line:
+    """In the list of ways to lay the centre card off: whose meld it goes on, and the meld
+    with it (``Ana: 4c 5c 6c 7c``)."""
+    meld = action.melds[0] | 1 << obs.centre if action.melds and obs.centre >= 0 else 0
+    # Translators: {player} is the player whose meld the centre card would go on
+    return fill(
+        _("{player}: {meld}"), player=names.subj(action.seat), meld=melds_spans(look, (meld,))
+    )
+
+
 def choice_line(
     number: int, form: str, width: int, table: Line, look: CardLook, out: bool = False
 ) -> Line:
@@ -734,9 +786,11 @@ def _goes_out() -> Line:
 
 
 def goes_out(action: Action, obs: Observation) -> bool:
-    """Whether ``action`` (a take, or a lay before passing) makes the table that ends the
-    deal."""
-    return partition_mask(action.melds).bit_count() >= obs.rules.cards_to_win
+    """Whether ``action`` ends the deal: a take that lays every card of the hand (a lay before
+    passing, or a layoff on another player's meld, never does)."""
+    if action.kind is not ActionKind.TAKE:
+        return False
+    return not obs.hand_mask & ~partition_mask(action.melds)
 
 
 # ------------------------------------------------------------------------ 7. the log and hints
@@ -1127,6 +1181,17 @@ def _command_rows(rules: Rules, look: CardLook) -> list[tuple[str, str]]:
                 ),
             )
         )
+    if rules.layoff_on_opponent:
+        layoff = command("layoff")
+        rows += [
+            (
+                f"{layoff} {six}",
+                _(
+                    "lay the centre card on another player's meld that holds {card}, then discard"
+                ).format(card=six),
+            ),
+            (layoff, _("lay it on another player's meld; if there are several, choose")),
+        ]
     rows.append(
         (
             king,

@@ -131,6 +131,53 @@ def _not_possible(names: Names, p: int, phase: str | None, action: Line) -> Line
     return None
 
 
+def _layoff_words(exc: IllegalActionError, names: Names, card: Part, meld: Line) -> Line | None:
+    """A refused layoff that names a player (``exc.seat``) or the one who tried it, in words
+    (None: not such a refusal, or a seat or player the names do not hold)."""
+    reason, p, q = exc.reason, exc.player, exc.seat
+    seats = range(len(names.names))
+    if p is None or p not in seats:
+        return None
+    if reason is IllegalReason.LAYOFF_EMPTY_HAND:
+        return _say(
+            names,
+            p,
+            # Translators: after a layoff one pays (discards) a hand card (pagar)
+            _("You have no card in hand to pay with after laying {card} on a meld."),
+            _("{player} has no card in hand to pay with after laying {card} on a meld."),
+            card=card,
+        )
+    if reason is IllegalReason.LAYOFF_OWN_TABLE:
+        return _say(
+            names,
+            p,
+            _("{card} goes on your own table only by taking it."),
+            _("{card} goes on {player}'s own table only by taking it."),
+            card=card,
+        )
+    if q is None or q not in seats:
+        return None
+    mine = q == names.me
+    if reason is IllegalReason.LAYOFF_NOT_THEIR_MELD:
+        if mine:
+            return fill(_("{cards} is not one of your melds."), cards=meld)
+        return fill(_("{cards} is not one of {player}'s melds."), cards=meld, player=names.names[q])
+    if reason is IllegalReason.LAYOFF_DOES_NOT_FIT:
+        if mine:
+            return fill(_("{card} does not extend your meld {cards}."), card=card, cards=meld)
+        return fill(
+            _("{card} does not extend {player}'s meld {cards}."),
+            card=card,
+            cards=meld,
+            player=names.names[q],
+        )
+    if reason is IllegalReason.NO_MATCHING_LAYOFF and not exc.cards:
+        if mine:
+            return fill(_("{card} extends none of your melds."), card=card)
+        return fill(_("{card} extends none of {player}'s melds."), card=card, player=names.names[q])
+    return None
+
+
 def no_matching_lay(take: bool, cards: Part) -> Line:
     """No legal take (``take``; else no way to lay cards and pass) lays exactly ``cards``,
     the hand cards (empty: none)."""
@@ -200,6 +247,17 @@ def illegal_action_words(exc: IllegalActionError, names: Names, look: CardLook =
         )
     if reason is IllegalReason.NO_MATCHING_LAY and text in ("take", "pass"):
         return no_matching_lay(text == "take", cards)
+    if reason is IllegalReason.LAYOFF_NOT_ALLOWED:
+        return fill(_("Laying the centre card on another player's meld is not allowed here."))
+    if reason is IllegalReason.LAYOFF_NO_SUCH_PLAYER:
+        return fill(_("There is no player {seat} at this table."), seat=str(exc.seat))
+    if reason is IllegalReason.CANNOT_LAY_OFF_CENTRE:
+        return fill(
+            _("{card} extends no meld of another player, so it cannot go on one."), card=card
+        )
+    layoff = _layoff_words(exc, names, card, run)
+    if layoff is not None:
+        return layoff
     said = [Span(str(exc))]
     if p is None or not 0 <= p < len(names.names):
         return said
@@ -284,6 +342,12 @@ def illegal_action_words(exc: IllegalActionError, names: Names, look: CardLook =
             ),
             action=action,
             mode=mode,
+        )
+    if reason is IllegalReason.NO_MATCHING_LAYOFF:
+        return fill(
+            _("{card} extends no meld of another player that holds {cards}."),
+            card=card,
+            cards=cards,
         )
     if reason is IllegalReason.CARDS_NOT_AVAILABLE:
         if exc.card is not None:

@@ -52,6 +52,11 @@ def _messages() -> dict[str, str]:
         "take_goes_out": _("taking {card} goes out"),
         "take_best": _("taking {card} melds it and leaves the strongest hand"),
         "lay_then_pass": _("it lays cards from its hand before passing"),
+        # Translators: a bot's reason: it lays the centre card on another player's meld
+        # (layoff_on_opponent), so it pays (discards) a card without taking one
+        "layoff_best": _(
+            "laying {card} on another player's meld lets it pay a card it needs least"
+        ),
         "not_worth_taking": _("{card} does not meld, or taking it would cost more than it gains"),
         "all_fit_others": _("every card fits another player's table; this one costs least"),
         "needs_least": _("{card} is the card it needs least and gives away least"),
@@ -116,6 +121,8 @@ def _move(action: Action, look: CardLook) -> Line:
         return [Span(command("take"))]
     if kind is ActionKind.PASS:
         return [Span(command("pass"))]
+    if kind is ActionKind.LAYOFF:
+        return [Span(command("layoff"))]
     if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         word = command("discard" if kind is ActionKind.DISCARD else "exchange")
         return [Span(f"{word} "), card_span(look, action.card)]
@@ -146,6 +153,11 @@ def _because(reason: Reason) -> str | None:
             "{move}: lay {meld} from your hand first; {count} card from going out.",
             "{move}: lay {meld} from your hand first; {count} cards from going out.",
             max(0, reason.to_go),
+        ),
+        # Translators: a hint to lay the centre card {card} on another player's meld, which
+        # becomes {meld}; then one pays (discards) a hand card
+        "lays_off": lambda: _(
+            "{move}: put {card} on another player's meld (making {meld}) and pay a card."
         ),
         # Translators: a hint to decline or pass the centre card {card}
         "fits_nothing": lambda: _("{move}: {card} fits nothing of yours."),

@@ -86,6 +86,8 @@ def move_words(action: Action, table: Partition, centre: int, look: CardLook) ->
     if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         word = command("discard" if kind is ActionKind.DISCARD else "exchange")
         return [Span(f"{word} "), card_span(look, action.card)]
+    if kind is ActionKind.LAYOFF and action.melds:  # the other player's meld it went on
+        return [Span(f"{command('layoff')} "), *cards_spans(look, action.melds[0], "")]
     text = action_text(action, look)
     if centre < 0:
         return [Span(text)]

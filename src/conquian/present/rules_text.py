@@ -371,6 +371,45 @@ def _round_words() -> str:
     return " ".join((_round_first(), _round(), _round_take(), _round_dead()))
 
 
+def _layoff(rules: Rules) -> str:
+    """The sentence of ``layoff_on_opponent`` (when it is on)."""
+    if _many(rules):
+        # Translators: a layoff (rule layoff_on_opponent): the centre card put on another
+        # player's meld, e.g. "ponerle la carta a la corrida de otro"; "pay": discard (pagar)
+        return _(
+            "When you may take the centre card (not when you are forced), you may instead lay "
+            "it on one meld of another player that it extends as the meld lies; it stays on his "
+            "table, and you then pay "
+            "(discard) a card from your hand, so you need one to pay with. Laying a card on "
+            "another player's meld never puts you out, and a card that fits only another "
+            "player's meld is never forced on you."
+        )
+    # Translators: a layoff (rule layoff_on_opponent) with two players
+    return _(
+        "When you may take the centre card (not when you are forced), you may instead lay it "
+        "on one of your opponent's melds that it extends as the meld lies; it stays on his "
+        "table, and you then discard a card "
+        "from your hand, so you need one to discard. Laying a card on your opponent's meld "
+        "never puts you out, and a card that fits only his meld is never forced on you."
+    )
+
+
+def _win_with_layoffs(rules: Rules) -> str:
+    """The sentence of going out under ``layoff_on_opponent`` (the count of cards to win
+    changes with the cards laid on and off a table)."""
+    win = rules.cards_to_win
+    # Translators: {count} cards melded win when nobody lays cards on another player's meld
+    return ngettext(
+        "You win when a take empties your hand, the last card melded being the centre card: "
+        "{count} card on your table, one more for each card others laid on your melds and one "
+        "fewer for each you laid on theirs; an empty hand after a discard is not out.",
+        "You win when a take empties your hand, the last card melded being the centre card: "
+        "{count} cards on your table, one more for each card others laid on your melds and one "
+        "fewer for each you laid on theirs; an empty hand after a discard is not out.",
+        win,
+    ).format(count=win)
+
+
 def _number(n: int) -> str:
     """A number of cards in words (``ten``), from one to eleven; larger ones in digits."""
     words = (
@@ -485,8 +524,8 @@ def flag_sentence(rules: Rules, name: str) -> str:
 
     Every flag has one except ``num_players`` of two (said in the title), the
     ``force_*`` flags when forcing is off (they must keep their defaults then), a
-    ``base_stake`` of 1, ``exchange_one_card`` off and ``force_by opponent`` (the
-    two-player words of forcing say it).  ``hand_size`` is stated with the deal.
+    ``base_stake`` of 1, ``exchange_one_card`` and ``layoff_on_opponent`` off, and ``force_by
+    opponent`` (the two-player words of forcing say it).  ``hand_size`` is stated with the deal.
 
     >>> from conquian.rules import find_rules
     >>> flag_sentence(find_rules("mexican"), "num_players")
@@ -501,6 +540,8 @@ def flag_sentence(rules: Rules, name: str) -> str:
         return _table(rules)
     if name == "exchange_one_card":
         return _exchange(rules) if rules.exchange_one_card else ""
+    if name == "layoff_on_opponent":
+        return _layoff(rules) if rules.layoff_on_opponent else ""
     if name == "initial_upcard":
         if rules.initial_upcard is InitialUpcard.NONE:
             n = rules.stock_size
@@ -580,6 +621,7 @@ _ORDER = (
     "",
     "rearrange_mode",
     "meld_without_take",
+    "layoff_on_opponent",
     "forcing",
     "force_by",
     "force_scope",
@@ -613,6 +655,8 @@ def rules_lines(rules: Rules, flags: bool = True) -> list[Line]:
     for name in _ORDER:
         if not name:
             text = _round_words() if _many(rules) else _take_words()
+        elif name == "cards_to_win" and rules.layoff_on_opponent:
+            text = _win_with_layoffs(rules)
         elif name == "cards_to_win":
             win = rules.cards_to_win
             # Translators: {count} cards melded win; {hand} is one fewer (the cards dealt).
@@ -833,6 +877,18 @@ def help_summary(rules: Rules) -> list[str]:
         )
     if rules.meld_without_take is MeldWithoutTake.BEFORE_REJECTING_STOCK_CARD:
         turn.append(_("Before passing it you may lay cards from your hand."))
+    if rules.layoff_on_opponent:
+        turn.append(
+            _(
+                "Instead of taking a card you may lay it on another player's meld that it "
+                "extends, then pay a card from your hand."
+            )
+            if many
+            else _(
+                "Instead of taking a card you may lay it on one of your opponent's melds that "
+                "it extends, then discard a card from your hand."
+            )
+        )
     if many:
         after = [_("After a take you pay (discard) one card, which goes round in the same way.")]
     else:
@@ -978,6 +1034,24 @@ def _page_forcing(rules: Rules) -> Line:
     return line
 
 
+def _page_layoff(rules: Rules) -> str:
+    """The layoff in :func:`how_to_play` (``layoff_on_opponent``), with its ``**`` marks."""
+    if _many(rules):
+        # Translators: **...** is shown in bold: keep the marks around the word "lay"; a
+        # layoff puts the centre card on another player's meld (layoff_on_opponent)
+        return _(
+            "Instead of taking a card you may **lay** it on another player's meld that it "
+            "extends; it stays on his table, and you pay a card as after a take (you never go "
+            "out so)."
+        )
+    # Translators: **...** is shown in bold: keep the marks around the word "lay"
+    return _(
+        "Instead of taking a card you may **lay** it on one of your opponent's melds that it "
+        "extends; it stays on his table, and you discard a card as after a take (you never go "
+        "out so)."
+    )
+
+
 def _page_out(rules: Rules) -> str:
     """The last step of a turn in :func:`how_to_play`: the stock runs out."""
     drawn = {
@@ -1113,6 +1187,8 @@ def how_to_play(rules: Rules) -> list[Section]:
         Span(" ".join((rearrange, _("A taken card never goes into your hand."), ""))),
         *_marked(discard),
     ]
+    if rules.layoff_on_opponent:
+        take += [Span(" "), *_marked(_page_layoff(rules))]
     refused: Line = [
         Span(
             _("A card that nobody takes goes to the dead pile for good.")

@@ -52,6 +52,7 @@ __all__ = [
     "describe_events",
     "hand_count",
     "last_moves_heading",
+    "layoff_short_forms",
     "level_word",
     "match_line",
     "match_result_line",
@@ -183,6 +184,51 @@ def _take_line(
     return line
 
 
+def _layoff_line(names: Names, look: CardLook, event: PublicEvent, then: bool) -> Line:
+    """A layoff in words (``layoff_on_opponent``): who laid the centre card on whose meld (as
+    it lay); ``then``: it goes on a sentence by the same player, no subject."""
+    p, q = event.player, event.action.seat
+    card = card_span(look, event.card)
+    meld = melds_spans(look, event.action.melds)
+    other = names.obj(q)
+    if then:  # only the card the player turned follows his own decline
+        if q == names.me:
+            return fill(_("turned {card} and laid it on your meld {meld}"), card=card, meld=meld)
+        return names.told(
+            p,
+            # Translators: {other} is the player whose meld it is; {meld} its cards before
+            pgettext("you", "turned {card} and laid it on {other}'s meld {meld}"),
+            _("turned {card} and laid it on {other}'s meld {meld}"),
+            card=card,
+            meld=meld,
+            other=other,
+        )
+    if event.source is Source.TURNED:
+        return names.said(
+            p,
+            # Translators: {other} is the player whose meld it is; {meld} its cards before
+            _("You turned {card} and laid it on {other}'s meld {meld}"),
+            _("{player} turned {card} and laid it on your meld {meld}")
+            if q == names.me
+            else _("{player} turned {card} and laid it on {other}'s meld {meld}"),
+            card=card,
+            meld=meld,
+            other=other,
+        )
+    return names.said(
+        p,
+        # Translators: a layoff: the centre card {card} put on another player's meld (as in
+        # "le pusiste el 5 de copas a la corrida de Ana"); {meld} is that meld before it
+        _("You laid {card} on {other}'s meld {meld}"),
+        _("{player} laid {card} on your meld {meld}")
+        if q == names.me
+        else _("{player} laid {card} on {other}'s meld {meld}"),
+        card=card,
+        meld=meld,
+        other=other,
+    )
+
+
 def describe_events(
     history: Sequence[PublicEvent],
     names: Names,
@@ -228,6 +274,9 @@ class DealLog:
         self.count = 0
         """The number of moves described."""
         self._tables: list[Partition] = [()] * len(names.names)
+        self._laid_off: list[int] = [0] * len(names.names)
+        """Cards laid on each player's melds by others, less those he laid on theirs
+        (``layoff_on_opponent``): a table that goes out holds as many more."""
         self._last: PublicEvent | None = None
 
     def extend(self, events: Iterable[PublicEvent]) -> int:
@@ -247,7 +296,8 @@ class DealLog:
         after_decline = merge and last is not None and last.action.kind is ActionKind.DECLINE
         c = card_span(look, card) if card >= 0 else Span("")
         if kind is ActionKind.DISCARD:
-            if merge and last is not None and last.action.kind is ActionKind.TAKE:
+            taken = (ActionKind.TAKE, ActionKind.LAYOFF)
+            if merge and last is not None and last.action.kind in taken:
                 lines[-1] += names.told(
                     p, pgettext("you", ", discarded {card}"), _(", discarded {card}"), card=c
                 )
@@ -257,9 +307,18 @@ class DealLog:
                 )
         elif kind is ActionKind.TAKE:
             forced = last is not None and last.action.kind is ActionKind.FORCE
-            line = _take_line(names, look, event, tables[p], forced, out_at, after_decline)
+            out = out_at + self._laid_off[p]
+            line = _take_line(names, look, event, tables[p], forced, out, after_decline)
             tables[p] = action.melds
             _add_line(lines, line, after_decline)
+        elif kind is ActionKind.LAYOFF:
+            q, meld = action.seat, action.melds[0] if action.melds else 0
+            if 0 <= q < len(tables):
+                tables[q] = tuple(sorted(m | 1 << card if m == meld else m for m in tables[q]))
+                self._laid_off[q] += 1
+                self._laid_off[p] -= 1
+                joined = after_decline and event.source is Source.TURNED
+                _add_line(lines, _layoff_line(names, look, event, joined), joined)
         elif kind is ActionKind.DECLINE:
             lines.append(
                 names.said(p, _("You declined {card}"), _("{player} declined {card}"), card=c)
@@ -432,6 +491,7 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
     centre = card_span(look, obs.centre) if obs.centre >= 0 else Span("")
     phase = obs.phase
     has_take = any(a.kind is ActionKind.TAKE for a in obs.legal_actions)
+    has_layoff = any(a.kind is ActionKind.LAYOFF for a in obs.legal_actions)
     if phase is Phase.OFFER:
         if obs.source is Source.DISCARD:
             line = names.said(
@@ -446,6 +506,22 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
             )
         else:
             line = fill(_("The upcard is {card}. "), card=centre)
+        if has_take and has_layoff:
+            return [
+                *line,
+                *_going_out(obs, names),
+                *fill(_("Take it, lay it on another player's meld, or decline it?")),
+            ]
+        if has_layoff:
+            return [
+                *line,
+                *fill(
+                    _(
+                        "It does not fit anything of yours: lay it on another player's meld, "
+                        "or decline it?"
+                    )
+                ),
+            ]
         if has_take:
             return [*line, *_going_out(obs, names), *fill(_("Take it or decline it?"))]
         return [*line, *fill(_("It does not fit anything of yours: decline it."))]
@@ -456,6 +532,22 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
             _("{player} turned {card} from the stock. "),
             card=centre,
         )
+        if has_take and has_layoff:
+            return [
+                *line,
+                *_going_out(obs, names),
+                *fill(_("Take it, lay it on another player's meld, or pass it?")),
+            ]
+        if has_layoff:
+            return [
+                *line,
+                *fill(
+                    _(
+                        "It does not fit anything of yours: lay it on another player's meld, "
+                        "or pass it?"
+                    )
+                ),
+            ]
         if has_take:
             return [*line, *_going_out(obs, names), *fill(_("Take it or pass it?"))]
         return [*line, *fill(_("It does not fit anything of yours: pass it."))]
@@ -494,7 +586,7 @@ def situation(obs: Observation, names: Names, look: CardLook) -> Line:
 
 COMMANDS = (
     "take", "pass", "decline", "force", "no", "yes", "discard", "exchange",
-    "hint", "help", "log", "table", "rules", "quit",
+    "hint", "help", "log", "table", "rules", "quit", "layoff",
 )  # fmt: skip
 """The commands a person types, by their English names (which always work too)."""
 
@@ -524,6 +616,9 @@ def command(name: str) -> str:
         "discard": pgettext("command", "discard"),
         # Translators: a command: choose the card passed in the exchange
         "exchange": pgettext("command", "exchange"),
+        # Translators: a command: lay the centre card on another player's meld instead of
+        # taking it (rule layoff_on_opponent); one word, unlike the other commands
+        "layoff": pgettext("command", "layoff"),
         # Translators: a command: ask what the strongest bot would play
         "hint": pgettext("command", "hint"),
         "help": pgettext("command", "help"),
@@ -588,6 +683,17 @@ def take_short_forms(
     ]
 
 
+def layoff_short_forms(obs: Observation, look: CardLook) -> list[tuple[str, Action]]:
+    """Each legal layoff as it is typed (``layoff 5c 6c 7c``: the meld it goes on, as it
+    lies), in the order of the legal actions."""
+    word = command("layoff")
+    return [
+        (f"{word} {look.typed(action.melds[0])}", action)
+        for action in obs.legal_actions
+        if action.kind is ActionKind.LAYOFF
+    ]
+
+
 def action_text(action: Action, look: CardLook) -> str:
     """An action written with the commands and the card labels in use: ``take 5h5d5c``,
     ``take 5h5d5c/6c7cJc``, ``discard Kh``, ``no``.
@@ -604,6 +710,9 @@ def action_text(action: Action, look: CardLook) -> str:
     if kind in (ActionKind.DISCARD, ActionKind.EXCHANGE):
         word = command("discard" if kind is ActionKind.DISCARD else "exchange")
         return f"{word} {look.label(action.card)}" if action.card >= 0 else word
+    if kind is ActionKind.LAYOFF:
+        melds = "/".join(look.typed(m).replace(" ", "") for m in action.melds)
+        return f"{command('layoff')} {melds}" if melds else command("layoff")
     if kind is ActionKind.NO_FORCE:
         return command("no")
     return command("force" if kind is ActionKind.FORCE else "decline")
@@ -639,6 +748,8 @@ def action_spans(action: Action, look: CardLook) -> Line:
         return [Span(f"{word} "), typed_card(look, action.card)]
     if not action.melds:
         return [Span(word)]
+    if kind is ActionKind.LAYOFF:
+        word = f"{word} {action.seat}"
     out: Line = [Span(f"{word} ")]
     for i, meld in enumerate(action.melds):
         if i:
@@ -668,6 +779,17 @@ def describe_action(action: Action, obs: Observation, look: CardLook) -> Line:
         return [Span(f"{word} ", CMD), typed_card(look, action.card, CMD)]
     if kind is ActionKind.NO_FORCE:
         return [Span(command("no"), CMD), Span(_(" (do not force)"))]
+    if kind is ActionKind.LAYOFF and action.melds and obs.centre >= 0:
+        meld = action.melds[0]
+        return [
+            Span(f"{command('layoff')} ", CMD),
+            *_typed_cards(look, meld, " ", CMD),
+            *fill(
+                # Translators: after a layoff as typed: the other player's meld it goes on
+                _(" (that meld becomes {meld})"),
+                meld=melds_spans(look, (meld | 1 << obs.centre,)),
+            ),
+        ]
     return [Span(action_text(action, look), CMD)]
 
 

@@ -264,6 +264,15 @@ def check_conservation(state: GameState) -> None:
 def check_counts(state: GameState) -> None:
     size = state.rules.hand_size
     _require(len(state.hands) == state.rules.num_players, "a hand per player")
+    out = state.phase is Phase.OVER and state.termination is Termination.OUT
+    if state.rules.layoff_on_opponent:  # a layoff moves a card to another player's table
+        held = zip(state.hands, state.table_masks, strict=True)
+        total = sum(h.bit_count() + t.bit_count() for h, t in held)
+        extra = int(state.phase is Phase.DISCARD or out)
+        _require(total == len(state.hands) * size + extra, f"the players hold {total} cards")
+        if out and state.winner is not None:
+            _require(state.hands[state.winner] == 0, f"winner p{state.winner} holds hand cards")
+        return
     for p in range(len(state.hands)):
         count = state.hands[p].bit_count() + state.table_masks[p].bit_count()
         if state.phase is Phase.OVER and state.winner == p and state.termination is Termination.OUT:
@@ -312,7 +321,10 @@ def check_phase(state: GameState) -> None:
         _require(outcome.winner is not None, "out without a winner")
         assert outcome.winner is not None
         melded = state.table_masks[outcome.winner].bit_count()
-        _require(melded == state.rules.cards_to_win, f"the winner melded {melded} cards")
+        if state.rules.layoff_on_opponent:  # layoffs change how many a table holds
+            _require(not state.hands[outcome.winner], "the winner holds hand cards")
+        else:
+            _require(melded == state.rules.cards_to_win, f"the winner melded {melded} cards")
     else:
         _require(state.stock_count == 0, "stock exhausted with cards in the stock")
         counts = [h.bit_count() for h in state.hands]
