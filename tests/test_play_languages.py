@@ -498,6 +498,7 @@ def test_a_deal_typed_with_spanish_letters_and_ranks_alone(tmp_path: Path) -> No
 
 
 HELP_CODE = {
+    "learn",
     "rules",
     "legal",
     "replay",

@@ -38,7 +38,7 @@ from . import requests, words
 from .coach import Coach
 from .conn import Conn
 from .languages import WEB_WORDS
-from .live import LiveMatch, Refused, invite_code, new_match_id, new_match_row, new_token
+from .live import LiveMatch, Refusal, Refused, invite_code, new_match_id, new_match_row, new_token
 from .messages import Commitment
 from .requests import Hello, NewMatch, UserError
 from .room import Room, save_shuffles
@@ -200,7 +200,7 @@ class Hub:
             else asked.hints,
         )
         live = LiveMatch(row)
-        await self.store.create_match(row, live.unsaved.pop(0))
+        await self.store.create_match(row, live.unsaved.pop(0) if live.unsaved else None)
         # not kept in memory: the process its players connect to loads it (with --workers,
         # seldom this one; a copy kept here would follow every move of it for nothing)
         return Room.of(live), token, live.invitations(token)
@@ -262,7 +262,9 @@ class Hub:
                     raise UserError.of(refused) from None
                 fresh = LiveMatch(row)
                 # stored, not kept in memory: its players' pages connect to it and load it
-                if await self.store.set_rematch(live.id, row, fresh.unsaved.pop(0)):
+                if await self.store.set_rematch(
+                    live.id, row, fresh.unsaved.pop(0) if fresh.unsaved else None
+                ):
                     live.rematch_id = row.id
                 else:  # made by another server process: read it back
                     loaded = await self.store.load(live.id)
@@ -447,6 +449,8 @@ class Hub:
         except IllegalActionError as exc:
             raise room.views.illegal(exc, player) from None
         except Refused as refused:
+            if refused.reason is Refusal.LESSON_MOVE:  # said with its cards
+                raise room.views.lesson_refusal(player) from None
             raise UserError.of(refused) from None
         try:
             stored = await self.store.add_action(

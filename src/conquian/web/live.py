@@ -41,6 +41,7 @@ from enum import StrEnum
 
 from ..actions import Action, ActionKind
 from ..bots import Bot, make_bot
+from ..bots.lesson import LEARNER, LESSON_DECK, LESSON_MATCH_SEED, expected_action
 from ..errors import ConquianError, IllegalActionError
 from ..fair import (
     ALGORITHM,
@@ -90,6 +91,8 @@ class Refusal(StrEnum):
     """A seed for another deal than the one being shuffled (``deal`` and ``asked``)."""
     SEED_GIVEN = "seed_given"
     """The seat gave its seed to this deal's shuffle already (``deal``)."""
+    LESSON_MOVE = "lesson_move"
+    """In the guided first hand, another move than the one the lesson asks for."""
 
 
 class Refused(ConquianError):
@@ -143,6 +146,10 @@ def invite_code(token: str, match_id: str, seat: int) -> str:
     return base64.urlsafe_b64encode(digest[:18]).decode()
 
 
+LESSON = "lesson"
+"""The mode of the guided first hand (and the level of its computer)."""
+
+
 def new_match_row(
     match_id: str,
     seats: Sequence[SeatRow],
@@ -155,22 +162,24 @@ def new_match_row(
     hints: bool,
     rematch_of: str | None = None,
 ) -> MatchRow:
-    """A new match's row, with fresh secret seeds: open while a seat is free."""
+    """A new match's row, with fresh secret seeds: open while a seat is free.  The guided
+    first hand (``mode`` ``lesson``) is dealt the lesson's deck, not a fair shuffle."""
     seeds = random.SystemRandom()
+    lesson = mode == LESSON
     return MatchRow(
         id=match_id,
         created=0.0,
         mode=mode,
         level=level,
         rules=rules,
-        match_seed=seeds.randrange(2**63),
+        match_seed=LESSON_MATCH_SEED if lesson else seeds.randrange(2**63),
         bot_seed=seeds.randrange(2**63),
         status="open" if any(not s.joined for s in seats) else "playing",
         rematch_id=None,
         rematch_of=rematch_of,
         seats=tuple(seats),
         public=public,
-        fair=True,
+        fair=not lesson,
         invite_only=invite_only,
         hints=hints,
     )
@@ -298,6 +307,9 @@ class LiveMatch:
         """
         if self.match.is_over:
             raise Refused(Refusal.MATCH_OVER)
+        expected = self.lesson_expects(player)
+        if expected is not None and action != expected and self.game.state.to_act == player:
+            raise Refused(Refusal.LESSON_MOVE)
         self.driver.push(player, action)
         deal = self.deal_number
         row = ActionRow(self.seq + 1, deal, player, str(action))
@@ -436,6 +448,13 @@ class LiveMatch:
         before = self.count_before or (0,) * len(self.seats)
         return [a + b for a, b in zip(before, self.match.balance, strict=True)]
 
+    def lesson_expects(self, player: int) -> Action | None:
+        """In the guided first hand, the learner's move the lesson wants now (None: any
+        move, or not a lesson)."""
+        if self.mode != LESSON or player != LEARNER or not self.dealt:
+            return None
+        return expected_action(self.game)
+
     @property
     def just_took(self) -> bool:
         """Whether a player took a card in one of the last two moves (the table changed: the
@@ -531,6 +550,9 @@ class LiveMatch:
     def _deal_if_due(self) -> None:
         """Deal the next deal if it may be dealt now (see the module's description)."""
         if self.match.is_over or self.match.deal is not None:
+            return
+        if self.mode == LESSON:
+            self.driver.start(deck=LESSON_DECK)
             return
         if not self.fair:  # stored by an earlier version: dealt from the match seed
             self.driver.start()

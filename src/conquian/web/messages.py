@@ -235,6 +235,8 @@ class StateMessage(TypedDict):
     """The creator's connection: the invitations of the free seats."""
     log_from: NotRequired[int]
     history_from: NotRequired[int]
+    lesson: NotRequired[list[Words]]
+    """The guided first hand (the learner's connection): what the lesson says now."""
 
 
 class HintMessage(TypedDict):

@@ -22,13 +22,14 @@ from typing import Any
 
 from ..actions import Action
 from ..bots import LEVELS
+from ..bots.lesson import LESSON_RULES
 from ..errors import ConquianError, InvalidNotationError
 from ..fair import MAX_CLIENT_SEED_BYTES
 from ..present.i18n import LANGUAGES, negotiate
 from ..rules import find_rules
 from . import words
 from .languages import WEB_WORDS
-from .live import Refused
+from .live import LESSON, Refused
 
 _ = WEB_WORDS.gettext
 
@@ -262,6 +263,19 @@ def read_new_match(data: dict[str, Any]) -> NewMatch:
         )
     mode, level, seats = data.get("mode"), data.get("level"), data.get("seats")
     public, hints, rules = data.get("public"), data.get("hints"), data.get("rules")
+    if mode == LESSON:
+        if seats is not None or level is not None or rules is not None:
+            raise UserError(words.lesson_is_set())
+        return NewMatch(
+            rules=find_rules(LESSON_RULES).to_spec(),
+            others=[("bot", LESSON)],
+            mode=LESSON,
+            level=LESSON,
+            name=check_name(data.get("name"), "") or None,
+            public=False,
+            hints=False,  # the lesson says each move itself
+            invite_only=False,
+        )
     if seats is not None and (mode is not None or level is not None):
         raise UserError(words.seats_and_mode())
     if seats is None:

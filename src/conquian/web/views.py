@@ -28,13 +28,15 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..actions import ActionKind
+from ..bots.lesson import COMPUTER, LEARNER, expected_action, lesson_move
 from ..cards import mask_labels
 from ..errors import IllegalActionError
 from ..fair import ALGORITHM
 from ..game import Game
 from ..observation import Observation, PublicEvent, PublicView, observe, observe_public, seat_part
 from ..present.i18n import current_language
-from ..present.spans import CardLook, Line
+from ..present.lesson import lesson_end, lesson_intro, lesson_refusal, lesson_step
+from ..present.spans import CardLook, Line, plain
 from ..present.words import (
     DealLog,
     Names,
@@ -46,7 +48,7 @@ from ..present.words import (
 )
 from . import words
 from .languages import WEB_WORDS
-from .live import LiveMatch
+from .live import LESSON, LiveMatch
 from .messages import (
     LOOK,
     Commitments,
@@ -248,7 +250,7 @@ class Views:
             else:
                 data["legal_actions"] = []
         data["history"], log = self._deal_so_far(seat, names)
-        return {
+        message: StateMessage = {
             "type": "state",
             "game": shared.facts,
             "seat": seat,
@@ -263,6 +265,35 @@ class Views:
             "last": self._last_deal_once(seat),
             "fair": shared.commitments,
         }
+        if live.mode == LESSON and seat == LEARNER:
+            message["lesson"] = [segments(line) for line in self._lesson_lines()]
+        return message
+
+    def _lesson_lines(self) -> list[Line]:
+        """What the guided first hand says to the learner now: its opening and first step, the
+        step of his move, nothing while the computer plays, its last words at the end."""
+        game = self.live.game
+        rules = self.live.rules
+        if game.state.is_over:
+            return lesson_end(rules.cards_to_win)
+        move = lesson_move(len(game.history))
+        expected = expected_action(game)
+        if move is None or expected is None or move.seat != LEARNER:
+            return []
+        obs = game.observation(LEARNER)
+        step = lesson_step(move.topic, obs, expected, self.shown_names()[COMPUTER], LOOK)
+        if not game.history:
+            return [*lesson_intro(rules.cards_to_win), step]
+        return [step]
+
+    def lesson_refusal(self, seat: int) -> UserError:
+        """The learner's move is not the lesson's: what the lesson asks instead."""
+        game = self.live.game
+        move = lesson_move(len(game.history))
+        expected = expected_action(game)
+        assert move is not None and expected is not None
+        line = lesson_refusal(move.topic, expected, game.observation(seat), self.look)
+        return UserError(plain(line), words=segments(line))
 
     def _deal_so_far(self, seat: int | None, names: Names) -> tuple[list[Event], list[Words]]:
         """The moves of the deal in play as ``seat`` (None: a spectator) saw them, as events

@@ -48,7 +48,11 @@ def stored_name(fn: Callable[..., _T], *args: object) -> _T:
 
 def computer_name(computers: int, number: int, level: str) -> str:
     """The name of a computer seat: ``Computer (hard)`` when it is the table's only one, else
-    numbered among the computer players in seat order (``Computer 2 (hard)``)."""
+    numbered among the computer players in seat order (``Computer 2 (hard)``); the guided
+    first hand's is ``Computer``."""
+    if level == "lesson":
+        # Translators: the computer player of the guided first hand ("Learn to play")
+        return _("Computer")
     if computers == 1:
         # Translators: the name of the table's only computer player; {level}: easy, hard...
         return _("Computer ({level})").format(level=level_word(level))
@@ -89,6 +93,10 @@ def unknown_mode(mode: object) -> str:
     return _(
         "Unknown mode {mode}: choose 'bot' or 'friend', or list the other seats in 'seats'."
     ).format(mode=repr(str(mode)[:20]))
+
+
+def lesson_is_set() -> str:
+    return _("The lesson's game is always the same: send no rules, level or seats with it.")
 
 
 def unknown_level(level: object, levels: Iterable[str]) -> str:
@@ -244,6 +252,7 @@ def refusal(refused: Refused) -> tuple[str, int]:
         Refusal.INVITE_NEEDED: (invite_needed, 403),
         Refusal.SEATS_FULL: (seats_full, 409),
         Refusal.NO_SHUFFLE: (lambda: _("No deal is being shuffled: the match is over."), 400),
+        Refusal.LESSON_MOVE: (lambda: _("The lesson asks for another move here."), 400),
     }
     say, status = words[reason]
     return say(), status

@@ -37,7 +37,7 @@ export {};
  * The game's public facts (hub.py, `LiveMatch.summary`), the same for every viewer.
  * @typedef {object} GameFacts
  * @property {string} id
- * @property {string} mode  "friend", "bot" or "mixed"
+ * @property {string} mode  "friend", "bot", "mixed" or "lesson" (the guided first hand)
  * @property {string | null} level  the computer players' level (a game against them)
  * @property {string} status  "open", "playing"...
  * @property {string[]} names  each seat's name, in the connection's language ("" while free)
@@ -195,6 +195,7 @@ export {};
  * @property {Invitation[]} [invitations]
  * @property {number} [log_from]
  * @property {number} [history_from]
+ * @property {Words[]} [lesson]  the guided first hand (the learner's page): what it says now
  * @property {number | string | null} [ack]  the id of this connection's action it answers
  */
 

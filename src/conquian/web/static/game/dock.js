@@ -134,6 +134,16 @@ export function hint({ game, deck }) {
 }
 
 /**
+ * What the guided first hand says now (the learner's page only; "" elsewhere).
+ * @param {Scene} scene
+ */
+export function lessonBox({ s, deck }) {
+  const lines = s.lesson || [];
+  if (!lines.length) return "";
+  return `<div class="lesson" id="lesson" role="status">${lines.map((l) => `<p>${words(l, deck)}</p>`).join("")}</div>`;
+}
+
+/**
  * How to pick cards and make a move, on this screen.
  * @param {Scene} scene
  */

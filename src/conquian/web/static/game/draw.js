@@ -8,7 +8,7 @@ import { app } from "../page.js";
 import { titleOf, versus } from "../seats.js";
 import { escapeHTML as esc, t } from "../words.js";
 import { inviteBanner, offlineBanner, waitingRoom, watchingBanner } from "./banners.js";
-import { chooser, hint, keys, moveButtons, prompt } from "./dock.js";
+import { chooser, hint, keys, lessonBox, moveButtons, prompt } from "./dock.js";
 import { handClass, handFaces, handHTML, handLabel } from "./hand.js";
 import { makeScene } from "./scene.js";
 import { log, noMoves, options, score } from "./side.js";
@@ -70,6 +70,7 @@ function regionsOf(scene) {
     prompt: prompt(scene),
     toggle: `<button type="button" id="btn-side" class="ghost side-toggle" aria-expanded="${!!game.sideOpen}" aria-controls="side"><span class="long">${esc(t("Moves and score"))}</span><span class="short">${esc(t("Moves"))}</span></button>`,
     hint: hint(scene),
+    lesson: lessonBox(scene),
     actions: watching || s.ended ? "" : moveButtons(game),
     chooser: chooser(scene),
     keys: keys(scene),
@@ -116,6 +117,7 @@ export function gameDrawer() {
         ${region("me")}
       </div>
       <div class="dock" id="dock">
+        ${region("lesson")}
         <div class="prompt-row"><div class="prompt" id="prompt" aria-live="polite" data-region="prompt"></div>${region("toggle")}</div>
         ${region("hint")}
         <div class="actions" id="actions" data-region="actions"></div>

@@ -99,7 +99,8 @@ export function autoPlayer(ctl) {
       const only = onlyMove(game);
       const s = dealt(game.state);
       if (only === null || !s) return;
-      if (!autoPlayOption(againstComputer(s))) return void (app.dataset.auto = "off");
+      // the guided first hand leaves every move to the learner: each is one to learn
+      if (s.game.mode === "lesson" || !autoPlayOption(againstComputer(s))) return void (app.dataset.auto = "off");
       const seq = s.seq;
       app.dataset.auto = "scheduled";
       timer = setTimeout(

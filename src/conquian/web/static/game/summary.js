@@ -59,6 +59,12 @@ export function matchOverButtons(game) {
   const s = game.state;
   if (!s) return "";
   const g = s.game;
+  if (g.mode === "lesson") {
+    // the guided first hand's end: a real game, or the lesson again
+    return `<div class="over-buttons"><a class="button primary" id="lesson-done" href="#/">${esc(t("Play a real game"))}</a>
+      ${game.token && !g.rematch ? `<button class="btn-rematch" data-count="reset">${esc(t("The lesson again"))}</button>` : ""}
+      ${g.rematch && game.token ? `<a class="button go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("The lesson again"))}</a>` : ""}</div>`;
+  }
   const rematch = g.rematch
     ? game.token
       ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("Go to the rematch"))}</a>`
@@ -117,6 +123,7 @@ export function summaryOverlay({ game, names, deck, around }) {
   return `<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="summary-title">
     <div class="summary panel" id="summary">
       <h2 id="summary-title" data-over="${over}">${esc(over ? t("Game over") : t("Deal {number} is over", { number: last.deal }))}</h2>
+      ${(s.lesson || []).map((l) => `<p class="lesson-end">${words(l, deck)}</p>`).join("")}
       ${last.lines.map((l) => `<p>${words(l, deck)}</p>`).join("")}
       ${countLine(s.match, names)}
       <div class="finals">${seatsHtml}</div>

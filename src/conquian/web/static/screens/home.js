@@ -43,6 +43,7 @@ export function showHome() {
           <h1>${esc(t("Conquian"))}</h1>
           <p><span id="pitch">${esc(gamePitch(games()[0][3]))}</span>
           <a href="#/rules${games()[0][3] === "standard" ? "" : "/mexican"}" id="how-to-play">${esc(t("How to play"))}</a></p>
+          <p><button type="button" id="learn" class="learn">${esc(t("Learn to play"))}</button> <span class="small">${esc(t("One guided hand against the computer, step by step."))}</span></p>
         </div>
       </div>
       <form id="new-game" class="panel">
@@ -159,6 +160,21 @@ export function showHome() {
     start("bot");
   });
   byId("play-friend").addEventListener("click", () => start("seats"));
+  byId("learn").addEventListener("click", async () => {
+    if (starting) return;
+    starting = true;
+    const player = nameInput.value.trim();
+    saveName(player);
+    try {
+      /** @type {SeatAnswer} */
+      const made = await api("/api/games", { mode: "lesson", name: player || null });
+      remember(made.id, made.token, t("Learn to play"));
+      location.hash = `#/g/${made.id}/${made.token}`;
+    } catch (err) {
+      starting = false;
+      toast(errorText(err), "error");
+    }
+  });
   byId("refresh").addEventListener("click", loadLobby);
   loadLobby();
   return { close: () => {} };
