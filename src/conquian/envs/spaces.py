@@ -32,6 +32,10 @@ The exchange ids exist only under rules with the exchange, so every other
 rules set keeps the ids (and the size) it always had, whatever the number of
 players; ``FORCE`` forces the player who has just refused the card.
 
+Rules with ``layoff_on_opponent`` (a centre card laid on another player's meld) have
+no ids: an action space for them is refused (:class:`~conquian.errors.InvalidRulesError`),
+and so is every adapter built on one.
+
 >>> from conquian.state import GameState
 >>> from conquian.rules import Rules
 >>> space = ActionSpace(Rules())
@@ -81,7 +85,7 @@ import numpy.typing as npt
 
 from ..actions import Action, ActionKind
 from ..cards import NUM_CARDS, format_mask
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, InvalidRulesError
 from ..melds import Partition, meld_table, partition_mask
 from ..observation import Observation, PublicEvent
 from ..rules import Rules
@@ -121,6 +125,11 @@ class ActionSpace:
     """The action ids of one set of rules (the meld table fixes the size)."""
 
     def __init__(self, rules: Rules) -> None:
+        if rules.layoff_on_opponent:
+            raise InvalidRulesError(
+                "The research environments have no action ids for layoff_on_opponent=true "
+                "(laying the centre card on another player's meld); use rules without it."
+            )
         self.rules = rules
         self.melds = meld_table(rules.max_seq_len)
         self.num_melds = len(self.melds.melds)
