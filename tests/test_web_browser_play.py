@@ -81,7 +81,7 @@ PHONE_LAYOUT_JS = (
   // what a player looks at: every card of every table (yours too), every dead card, the
   // centre, the prompt, a hint open, the buttons and the hand
   const seen = [...document.querySelectorAll(
-    "#hand, #hand .card-btn, #actions button, #prompt, #centre, #dead .chip, .field .table .card, .player.me, .hint")].filter(shown);
+    "#hand, #hand .card-btn, #actions button, #prompt, #centre, #dead .chip, .field .table .card, .player.me, .hint, .lesson")].filter(shown);
   // a box that scrolls inside the page: what it hides, a player has no reason to look for
   const scrollers = [...document.querySelectorAll("main *")].filter((el) =>
     shown(el) && el.scrollHeight > el.clientHeight + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowY));
@@ -445,6 +445,75 @@ def test_at_every_decision_on_a_phone_every_table_the_dead_cards_and_the_hand_ar
         assert "btn-exchange" in kinds, kinds
     assert "btn-decline" in "+".join(kinds), kinds
     assert most["dead"] >= 1 and most["melded"] + most["dead"] >= 3, most  # cards were seen
+    assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ the guided first hand
+
+
+def lesson_move(page: Page, action: str) -> None:
+    """Make the lesson's move ``action`` (engine notation) with the page's buttons."""
+    word, _, rest = action.partition(" ")
+    if word == "discard":  # paid as a player pays on a phone: dragged onto the table
+        drag_to_centre(page, page.locator(f'#hand .card-btn[data-card="{rest}"]'))
+    elif word == "exchange":
+        page.tap(f'#hand .card-btn[data-card="{rest}"]')
+        page.tap("#btn-exchange")
+    elif word == "take":
+        page.tap("#centre-take")
+        if page.locator(".choice").count():
+            page.locator(".choice").first.click()
+    else:
+        page.tap(f"#btn-{word}")
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
+def test_the_guided_hand_is_played_to_its_end_on_a_phone_in_spanish(
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext], size: tuple[int, int]
+) -> None:
+    """*Aprende a jugar* from the home page, in Spanish on a phone: each step's words in
+    sight with the whole table, one wrong move answered with what the lesson asks (nothing
+    changes), every move made by the learner (the page makes none for him), and the end."""
+    from conquian.bots.lesson import LEARNER, LESSON_MOVES
+
+    server, _ = served
+    width, height = size
+    page = open_page(
+        context,
+        browser,
+        **{**PHONE, "viewport": {"width": width, "height": height}},
+        locale="es-MX",
+    )
+    frames: list[tuple[int | None, str]] = []
+    listen(page, frames)
+    page.goto(server + "/")
+    page.tap("#learn")
+    page.wait_for_selector("#app[data-seq]", timeout=WAIT_MS)
+    steps = [m for m in LESSON_MOVES if m.seat == LEARNER]
+    said: list[str] = []
+    for number, move in enumerate(steps):
+        page.wait_for_function(READY_JS, timeout=WAIT_MS)
+        lesson = page.locator(".lesson")
+        expect(lesson).to_be_visible()
+        said.append(lesson.inner_text())
+        assert page.locator("#app").get_attribute("data-auto") != "scheduled"  # none made for him
+        check_phone_layout(page)  # the lesson's words, the table and the hand all in sight
+        if number == 2:  # a wrong card paid: refused with what the lesson asks
+            before = page.locator("#app").get_attribute("data-seq")
+            lesson_move(page, "discard 2c")
+            expect(page.locator("#toast.show")).to_contain_text("la lección te pide que pagues")
+            assert page.locator("#app").get_attribute("data-seq") == before
+        before = page.locator("#app").get_attribute("data-seq")
+        lesson_move(page, move.action)
+        page.wait_for_function(MOVED_JS, arg=before, timeout=WAIT_MS)
+    expect(page.locator("#summary")).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#summary .lesson-end").first).to_have_text("¡Ganaste! Bajaste 9 cartas.")
+    assert said[0].startswith("Aprende a jugar") and "Primero, el cambio" in said[0]
+    assert any("Fuérzala" in text for text in said) and "tómala y ganas" in said[-1]
+    states = [json.loads(raw) for _, raw in frames if '"type":"state"' in raw]
+    assert all("lesson" in s for s in states if s.get("obs")), "a learner's state without words"
+    page.tap("#summary .lesson-done")
+    expect(page.locator("#new-game")).to_be_visible(timeout=WAIT_MS)
     assert not page.errors and not csp_violations(page), (page.errors, csp_violations(page))  # type: ignore[attr-defined]
 
 

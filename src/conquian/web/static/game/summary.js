@@ -61,7 +61,7 @@ export function matchOverButtons(game) {
   const g = s.game;
   if (g.mode === "lesson") {
     // the guided first hand's end: a real game, or the lesson again
-    return `<div class="over-buttons"><a class="button primary" id="lesson-done" href="#/">${esc(t("Play a real game"))}</a>
+    return `<div class="over-buttons"><a class="button primary lesson-done" href="#/">${esc(t("Play a real game"))}</a>
       ${game.token && !g.rematch ? `<button class="btn-rematch" data-count="reset">${esc(t("The lesson again"))}</button>` : ""}
       ${g.rematch && game.token ? `<a class="button go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("The lesson again"))}</a>` : ""}</div>`;
   }
