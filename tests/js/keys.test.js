@@ -15,6 +15,7 @@ const SPANISH = {
   "Key of Decline: P": "Tecla de Pasar: P",
   "Key of Pass: P": "Tecla de Pasar: P",
   "Key of Lay & pass: L": "Tecla de Bajar y pasar: B",
+  "Key of Lay on a meld: O": "Tecla de Ponerla en otro juego: O",
   "Key of Discard: D": "Tecla de Pagar: P",
   "Key of Pass it on: X": "Tecla de Cambiar: c",
   "Key of Hint: H": "Tecla de Pista: I",
@@ -22,8 +23,8 @@ const SPANISH = {
 
 afterEach(() => useWords(null)); // English again
 
-test("in English the keys are T P L F N D X H", () => {
-  assert.deepEqual(Object.values(moveKeys()).join(""), "TPPLFNDXH");
+test("in English the keys are T P L O F N D X H", () => {
+  assert.deepEqual(Object.values(moveKeys()).join(""), "TPPLOFNDXH");
 });
 
 test("in Spanish the keys are the language's letters, in capitals", () => {
@@ -34,6 +35,13 @@ test("in Spanish the keys are the language's letters, in capitals", () => {
   assert.equal(keys.exchange, "C");
   assert.equal(keys.hint, "I");
   assert.equal(keys.force, "F"); // not translated: the English letter
+  assert.equal(keys.layoff, "O");
+});
+
+test("a layoff's key may not be one shown beside it", () => {
+  speak({ ...SPANISH, "Key of Lay on a meld: O": "Tecla de Ponerla en otro juego: T" }); // beside tomar
+  assert.equal(moveKeys().layoff, "O");
+  assert.equal(moveKeys().take, "T");
 });
 
 test("letters that two buttons shown together would share, or that are no letter, give the English keys", () => {

@@ -179,6 +179,18 @@ class Form(TypedDict):
     actions: list[Way]
 
 
+class Layoff(TypedDict):
+    """A legal layoff (rules with ``layoff_on_opponent``): the centre card laid on another
+    player's meld."""
+
+    text: str
+    """The action (``layoff 2 5c6c7c``)."""
+    seat: int
+    """Whose meld."""
+    meld: list[str]
+    """The meld with the centre card on it."""
+
+
 class DealShuffle(TypedDict):
     """A finished deal's shuffle, revealed: anyone may deal the same deck again."""
 
@@ -235,6 +247,8 @@ class StateMessage(TypedDict):
     """The creator's connection: the invitations of the free seats."""
     log_from: NotRequired[int]
     history_from: NotRequired[int]
+    layoffs: NotRequired[list[Layoff]]
+    """The player's legal layoffs, where the rules allow them and there are some."""
     lesson: NotRequired[list[Words]]
     """The guided first hand (the learner's connection): what the lesson says now."""
 

@@ -56,6 +56,7 @@ from .messages import (
     Event,
     Form,
     Invitation,
+    Layoff,
     MatchFacts,
     Score,
     StateMessage,
@@ -265,6 +266,8 @@ class Views:
             "last": self._last_deal_once(seat),
             "fair": shared.commitments,
         }
+        if obs is not None and (offs := _layoffs(obs)):
+            message["layoffs"] = offs
         if live.mode == LESSON and seat == LEARNER:
             message["lesson"] = [segments(line) for line in self._lesson_lines()]
         return message
@@ -401,6 +404,15 @@ def _forms(obs: Observation, kind: ActionKind) -> list[Form]:
             "actions": [{"text": str(a), "melds": _melds(a.melds)} for a in actions],
         }
         for played, actions in take_forms(obs, kind)
+    ]
+
+
+def _layoffs(obs: Observation) -> list[Layoff]:
+    """The legal layoffs, each with the meld it makes."""
+    return [
+        {"text": str(a), "seat": a.seat, "meld": mask_labels(a.melds[0] | 1 << obs.centre)}
+        for a in obs.legal_actions
+        if a.kind is ActionKind.LAYOFF
     ]
 
 

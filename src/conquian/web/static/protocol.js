@@ -172,6 +172,14 @@ export {};
  */
 
 /**
+ * A legal layoff: the centre card laid on another player's meld.
+ * @typedef {object} Layoff
+ * @property {string} text  the action ("layoff 2 5c6c7c")
+ * @property {number} seat  whose meld
+ * @property {Card[]} meld  the meld with the centre card on it
+ */
+
+/**
  * `{"type": "state"}`: everything this connection may see now, after every change
  * (web/messages.py, `StateMessage`).  Before the first deal is dealt, `obs` is null and the
  * words are empty.  Sent with
@@ -195,6 +203,7 @@ export {};
  * @property {Invitation[]} [invitations]
  * @property {number} [log_from]
  * @property {number} [history_from]
+ * @property {Layoff[]} [layoffs]  the legal layoffs (rules with layoff_on_opponent)
  * @property {Words[]} [lesson]  the guided first hand (the learner's page): what it says now
  * @property {number | string | null} [ack]  the id of this connection's action it answers
  */

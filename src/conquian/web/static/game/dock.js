@@ -29,9 +29,9 @@ export function prompt({ s, game, deck }) {
 }
 
 /** The keys of the move buttons in English, and the buttons shown together. */
-const ENGLISH_KEYS = { take: "T", decline: "P", pass: "P", lay: "L", force: "F", noforce: "N", discard: "D", exchange: "X", hint: "H" };
+const ENGLISH_KEYS = { take: "T", decline: "P", pass: "P", lay: "L", layoff: "O", force: "F", noforce: "N", discard: "D", exchange: "X", hint: "H" };
 /** @type {(keyof typeof ENGLISH_KEYS)[][]} */
-const TOGETHER = [["take", "decline", "hint"], ["take", "pass", "lay", "hint"], ["force", "noforce", "hint"], ["discard", "hint"], ["exchange", "hint"]];
+const TOGETHER = [["take", "decline", "layoff", "hint"], ["take", "pass", "lay", "layoff", "hint"], ["force", "noforce", "hint"], ["discard", "hint"], ["exchange", "hint"]];
 
 /**
  * The key of each move button in the language in use (in Spanish T tomar, P pasar, P pagar,
@@ -49,6 +49,7 @@ export function moveKeys() {
     decline: t("Key of Decline: P"),
     pass: t("Key of Pass: P"),
     lay: t("Key of Lay & pass: L"),
+    layoff: t("Key of Lay on a meld: O"),
     force: t("Key of Force: F"),
     noforce: t("Key of Let it go: N"),
     discard: t("Key of Discard: D"),
@@ -93,6 +94,8 @@ export function moveButtons(game) {
     if (legal.includes("pass")) b("btn-pass", t("Pass"), key.pass);
     if (s.lays.length) b("btn-lay", t("Lay & pass"), key.lay);
   }
+  // Translators: lay the centre card on another player's meld (rules that allow it).
+  if (s.layoffs && s.layoffs.length) b("btn-layoff", t("Lay on a meld"), key.layoff);
   if (kinds.has("force")) b("btn-force", t("Force"), key.force, "primary");
   // Translators: do not force the player who refused the card.
   if (kinds.has("noforce")) b("btn-noforce", t("Let it go"), key.noforce);
@@ -107,7 +110,7 @@ export function moveButtons(game) {
  * The list of the ways to lay the cards, to choose one (by a click or its number).
  * @param {Scene} scene
  */
-export function chooser({ game, obs, deck }) {
+export function chooser({ game, obs, deck, names }) {
   if (!game.chooser) return "";
   const hint = game.hint;
   // Translators: a badge on the way to lay the cards that the hint suggests.
@@ -117,8 +120,16 @@ export function chooser({ game, obs, deck }) {
   const outBadge = ` <span class="badge out">${out}</span>`;
   /** @param {{text: string}} a */
   const hintBadge = (a) => (hint && hint.action === a.text ? ` <span class="badge">${badge}</span>` : "");
-  return `<div class="chooser" role="dialog" aria-label="${esc(t("Choose how to lay the cards"))}"><h3>${obs.centre ? th("Choose how to lay {card}", { card: chip(obs.centre, deck) }) : esc(t("Choose how to lay the cards"))}</h3><ol>${game.chooser.actions
-    .map((a, i) => `<li><button class="choice${hint && hint.action === a.text ? " hinted" : ""}${a.out ? " out" : ""}" data-action="${esc(a.text)}" data-out="${!!a.out}"><kbd>${i + 1}</kbd> ${a.melds.map((m) => `<span class="mini-meld">${m.map((c) => chip(c, deck)).join("")}</span>`).join("")}${a.out ? outBadge : ""}${hintBadge(a)}</button></li>`)
+  const layoff = game.chooser.word === "layoff";
+  const title = layoff
+    ? th("Choose whose meld to lay {card} on", { card: chip(obs.centre || "", deck) })
+    : obs.centre
+      ? th("Choose how to lay {card}", { card: chip(obs.centre, deck) })
+      : esc(t("Choose how to lay the cards"));
+  /** @param {{seat?: number}} a */
+  const whose = (a) => (a.seat === undefined ? "" : `<span class="whose">${esc(t("{name}'s meld:", { name: names[a.seat] }))}</span> `);
+  return `<div class="chooser" role="dialog" aria-label="${esc(t("Choose how to lay the cards"))}"><h3>${title}</h3><ol>${game.chooser.actions
+    .map((a, i) => `<li><button class="choice${hint && hint.action === a.text ? " hinted" : ""}${a.out ? " out" : ""}" data-action="${esc(a.text)}" data-out="${!!a.out}"><kbd>${i + 1}</kbd> ${whose(a)}${a.melds.map((m) => `<span class="mini-meld">${m.map((c) => chip(c, deck)).join("")}</span>`).join("")}${a.out ? outBadge : ""}${hintBadge(a)}</button></li>`)
     .join("")}</ol><button id="btn-cancel" class="ghost">${esc(t("Cancel"))} <kbd>Esc</kbd></button></div>`;
 }
 

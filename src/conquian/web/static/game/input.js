@@ -27,7 +27,7 @@ import {
 
 /**
  * @import { Deck } from "../cards.js"
- * @import { ClientMessage, GameEvent, TakeForm } from "../protocol.js"
+ * @import { ClientMessage, GameEvent, Layoff, TakeForm } from "../protocol.js"
  * @import { GameState, Note } from "./state.js"
  */
 
@@ -147,6 +147,18 @@ function chooseTake(ctl, forms, word) {
   }
   if (candidates.length === 1) return ctl.act(candidates[0].text);
   ctl.set(withChooser(game, { word, actions: candidates }));
+}
+
+/**
+ * A layoff: made at once where there is one, else chosen from a list (whose meld, and the
+ * meld it makes).
+ * @param {Controller} ctl
+ * @param {Layoff[]} layoffs
+ */
+function chooseLayoff(ctl, layoffs) {
+  if (layoffs.length === 1) return ctl.act(layoffs[0].text);
+  const actions = layoffs.map((l) => ({ text: l.text, melds: [l.meld], out: false, seat: l.seat }));
+  ctl.set(withChooser(ctl.get(), { word: "layoff", actions }));
 }
 
 /**
@@ -292,6 +304,7 @@ export function listen(ctl, auto, signal) {
         "btn-take": () => s && chooseTake(ctl, s.takes, "take"),
         "centre-take": () => s && chooseTake(ctl, s.takes, "take"),
         "btn-lay": () => s && chooseTake(ctl, s.lays, "lay"),
+        "btn-layoff": () => s && chooseLayoff(ctl, s.layoffs || []),
         "btn-decline": () => ctl.act("decline"),
         "btn-pass": () => ctl.act("pass"),
         "btn-force": () => ctl.act("force"),

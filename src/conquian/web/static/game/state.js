@@ -13,15 +13,15 @@ import { events as readEvents } from "./events.js";
  */
 
 /**
- * One way to make a take (or a lay) offered in the chooser; `out`: it lays every card left
- * in the hand.
- * @typedef {TakeAction & {out: boolean}} Choice
+ * One way to make a take (or a lay, or a layoff) offered in the chooser; `out`: it lays every
+ * card left in the hand; `seat`: a layoff, on that player's meld.
+ * @typedef {TakeAction & {out: boolean, seat?: number}} Choice
  */
 
 /**
  * The list of ways to lay the cards that the player chooses from.
  * @typedef {object} Chooser
- * @property {"take" | "lay"} word
+ * @property {"take" | "lay" | "layoff"} word
  * @property {Choice[]} actions
  */
 

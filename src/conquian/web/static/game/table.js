@@ -29,6 +29,7 @@ export function moveWords(e, deck) {
       force: () => esc(t("forced the card on the player who declined it")),
       noforce: () => esc(t("let the declined card go")),
       exchange: () => esc(t("passed a card on")),
+      layoff: () => th("laid {card} on a meld of another", { card: shown }),
     };
   const said = ways[e.verb];
   return said && (e.card || !["take", "discard", "pass", "decline"].includes(e.verb)) ? said() : "";
