@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDatabase]:
-    """An empty database of its own for one test.
+    """A database of its own for one test, with no game in it: a new SQLite file (the
+    server makes its tables), or a PostgreSQL schema upgraded as ``conquian db upgrade``
+    upgrades it.
 
     PostgreSQL comes from ``CONQUIAN_TEST_POSTGRES_URL``; if it is set, an unreachable
     server fails the test.  If it is unset the PostgreSQL case is skipped with that reason
@@ -37,4 +39,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDat
         yield sqlite_database(tmp_path / "games.sqlite3")
         return
     with postgres_database(postgres_url_or_skip()) as db:
+        yield db
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bare_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestDatabase]:
+    """As :func:`database`, but a PostgreSQL schema with no table at all."""
+    from web_helpers import postgres_database, postgres_url_or_skip, sqlite_database
+
+    if request.param == "sqlite":
+        yield sqlite_database(tmp_path / "games.sqlite3")
+        return
+    with postgres_database(postgres_url_or_skip(), upgraded=False) as db:
         yield db

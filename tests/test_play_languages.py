@@ -499,6 +499,9 @@ def test_a_deal_typed_with_spanish_letters_and_ranks_alone(tmp_path: Path) -> No
 
 HELP_CODE = {
     "learn",
+    "db",
+    "upgrade",
+    "current",
     "rules",
     "legal",
     "replay",
@@ -577,7 +580,8 @@ words that are Spanish too."""
 
 
 @pytest.mark.parametrize(
-    "command", [[], ["rules"], ["legal"], ["replay"], ["review"], ["verify"], ["serve"]]
+    "command",
+    [[], ["rules"], ["legal"], ["replay"], ["review"], ["verify"], ["serve"], ["db"], ["learn"]],
 )
 def test_the_command_line_s_help_is_in_spanish(command: list[str]) -> None:
     """``conquian --help`` and the help of the commands a player uses, in Spanish (NEWCOMER-ES

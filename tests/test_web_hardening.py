@@ -47,7 +47,7 @@ from sqlalchemy import (
 )
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import TestDatabase, hello, strict_json
+from web_helpers import TestDatabase, hello, strict_json, upgrade_database
 from websockets.client import ClientProtocol
 from websockets.exceptions import InvalidStatus
 from websockets.frames import Frame, Opcode
@@ -813,9 +813,12 @@ def old_seats_columns() -> list[Column[Any]]:
     ]
 
 
-def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) -> None:
+def test_a_database_of_the_previous_version_is_migrated(bare_database: TestDatabase) -> None:
     from conquian.web import schema
     from conquian.web.database import open_store
+    from conquian.web.upgrade import DatabaseBehind
+
+    database = bare_database
 
     old = MetaData()
     old_games = Table("games", old, *old_games_columns())
@@ -867,6 +870,10 @@ def test_a_database_of_the_previous_version_is_migrated(database: TestDatabase) 
                 )
     finally:
         engine.dispose()
+    if database.kind == "postgresql":  # upgraded by conquian db upgrade, never by a server
+        with pytest.raises(DatabaseBehind):
+            open_store(database.url)
+        upgrade_database(database.url)
 
     async def read_back() -> None:
         store = open_store(database.url)

@@ -191,8 +191,10 @@ def sqlite_database(path: Path) -> TestDatabase:
 
 
 @contextmanager
-def postgres_database(base_url: str) -> Iterator[TestDatabase]:
-    """A fresh schema on the PostgreSQL server at ``base_url``, dropped afterwards.
+def postgres_database(base_url: str, *, upgraded: bool = True) -> Iterator[TestDatabase]:
+    """A fresh schema on the PostgreSQL server at ``base_url``, dropped afterwards; its
+    tables made as ``conquian db upgrade`` makes them (unless ``upgraded`` is False: an
+    empty schema, which a server refuses).
 
     The URL handed to the server sets the schema as its ``search_path``, so the
     server's tables go there and tests never see each other's games.
@@ -206,11 +208,25 @@ def postgres_database(base_url: str) -> Iterator[TestDatabase]:
     with psycopg.connect(admin, connect_timeout=10, autocommit=True) as conn:
         conn.execute(f"create schema {schema}")
     url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    shown = url.render_as_string(hide_password=False)
+    if upgraded:
+        upgrade_database(shown)
     try:
-        yield TestDatabase("postgresql", url.render_as_string(hide_password=False))
+        yield TestDatabase("postgresql", shown)
     finally:
         with psycopg.connect(admin, connect_timeout=10, autocommit=True) as conn:
             conn.execute(f"drop schema {schema} cascade")
+
+
+def upgrade_database(url: str) -> None:
+    """What ``conquian db upgrade --db URL`` does."""
+    from conquian.web.schema import make_engine
+    from conquian.web.upgrade import upgrade
+
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        upgrade(conn)
+    engine.dispose()
 
 
 def skip_unless_ci(why: str) -> NoReturn:

@@ -681,6 +681,48 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_db(args: argparse.Namespace) -> int:
+    """``conquian db upgrade|current``: the web database's schema revision."""
+    try:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from .web.database import default_db_url
+        from .web.schema import make_engine
+        from .web.upgrade import head, revision, upgrade
+    except ImportError as exc:
+        raise CliError(
+            _(
+                "the database needs the 'web' extra ({name} is missing): pip install 'conquian[web]'"
+            ).format(name=exc.name)
+        ) from None
+    url = args.db or default_db_url()
+    shown = url
+    try:
+        engine = make_engine(url)
+        shown = engine.url.render_as_string(hide_password=True)
+        with engine.begin() as conn:
+            before = revision(conn)
+            if args.action == "upgrade":
+                upgrade(conn)
+            now = revision(conn)
+        engine.dispose()
+    except (SQLAlchemyError, OSError) as exc:
+        why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise CliError(_("cannot use the database {db}: {why}").format(db=shown, why=why)) from None
+    if args.action == "current":
+        state = _("up to date") if now == head() else _("behind: run conquian db upgrade")
+        print(_("{db}: revision {found} ({state})").format(db=shown, found=now or "-", state=state))
+    elif before == now:
+        print(_("{db}: already at revision {found}").format(db=shown, found=now))
+    else:
+        print(
+            _("{db}: upgraded from revision {before} to {after}").format(
+                db=shown, before=before or "-", after=now
+            )
+        )
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .web.server import serve
@@ -1016,6 +1058,22 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser(
+        "db",
+        help=_("the web server's database: bring its tables up to date"),
+        description=_(
+            "The database of the web server. 'upgrade' brings its tables to this release "
+            "(run it before serving a PostgreSQL database with a new release; an embedded "
+            "SQLite file is upgraded by the server itself); 'current' says where it stands."
+        ),
+    )
+    p.add_argument("action", choices=("upgrade", "current"), help=_("upgrade or current"))
+    p.add_argument(
+        "--db", metavar="URL", help=_("SQLAlchemy database URL (default: the SQLite file of serve)")
+    )
+    add_language_option(p)
+    p.set_defaults(func=cmd_db)
 
     p = sub.add_parser(
         "bot",

@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .schema import ActionRow, DealRow, deal_row, deal_values
 from .store import ActionEnd, Store
+from .upgrade import check
 
 _T = TypeVar("_T")
 Steps = Generator[tuple[str, dict[str, Any]], list[tuple[Any, ...]], _T]
@@ -160,6 +161,11 @@ class PostgresStore(Store):
 
     def _lock_schema(self, conn: Connection) -> None:
         conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+
+    def _bring_up_to_date(self, conn: Connection) -> None:
+        """A database several processes and releases share is upgraded by ``conquian db
+        upgrade`` alone: one that is behind is refused (:class:`.upgrade.DatabaseBehind`)."""
+        check(conn)
 
     def _notify(self, conn: Connection, match_id: str, kind: str, number: int = 0) -> None:
         conn.execute(

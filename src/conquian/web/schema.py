@@ -15,14 +15,12 @@ gave them (``games`` holds matches):
 ``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
               server seed, the commitment published before the deal, and each seat's seed
 
-A database made by an earlier version is brought up to date when a store opens it
-(:func:`migrate`, under the lock that guards the tables' creation): the ``public`` column is
-added to ``games``, with the matches against the computer public, as the lobby showed them,
-and friends' matches private; the ``fair`` column is added, false for the matches already
-stored (they go on dealing from their match seed); ``invite_only`` is added, false (their
-seats are taken by the match's id, as before), ``hints`` is added, true (they gave hints), and
-the seats get the empty columns ``level`` (a computer seat without one plays at its match's
-level) and ``invite_hash``.
+``players``   who a visitor is from one visit to the next (a guest until he makes an
+              account); ``seats.player_id`` names the player who sat there
+
+The tables are made, and a database of an earlier release brought up to date, by the
+migrations (:mod:`.upgrade`, :mod:`conquian.web.migrations`): these definitions are this
+release's, and a change to them comes with a new revision.
 """
 
 from __future__ import annotations
@@ -50,11 +48,9 @@ from sqlalchemy import (
     create_engine,
     event,
     false,
-    inspect,
     true,
-    update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 metadata = MetaData()
@@ -92,6 +88,17 @@ seats = Table(
     Column("joined", Float),
     Column("level", String(16)),
     Column("invite_hash", String(64)),
+    Column("player_id", String(32), index=True),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("guest", Boolean, nullable=False, server_default=true()),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
 )
 
 actions = Table(
@@ -275,42 +282,6 @@ def deal_values(match_id: str, deal: DealRow) -> dict[str, Any]:
         "commitment": deal.commitment,
         "client_seeds": json.dumps(list(deal.client_seeds)),
     }
-
-
-def migrate(conn: Connection) -> None:
-    """Bring tables made by an earlier version up to date (the schema lock is held)."""
-    have = {c["name"] for c in inspect(conn).get_columns("games")}
-    if "public" not in have:
-        # friends' matches become private; matches against the computer stay listed
-        _add_false_column(conn, "public")
-        conn.execute(update(matches).where(matches.c.mode == "bot").values(public=True))
-    if "fair" not in have:  # matches stored before fair shuffles deal from their match seed
-        _add_false_column(conn, "fair")
-    if "invite_only" not in have:  # their seats are taken by the match's id, as they were
-        _add_false_column(conn, "invite_only")
-    if "hints" not in have:  # every match stored so far gave hints
-        _add_false_column(conn, "hints")
-        conn.execute(update(matches).values(hints=True))
-    if "count" not in have:  # no match stored so far carries a count
-        quote = conn.dialect.identifier_preparer.quote
-        conn.exec_driver_sql(f"ALTER TABLE games ADD COLUMN {quote('count')} TEXT")
-        conn.exec_driver_sql(
-            f"ALTER TABLE games ADD COLUMN {quote('count_matches')} INTEGER NOT NULL DEFAULT 0"
-        )
-    seat_columns = {c["name"] for c in inspect(conn).get_columns("seats")}
-    for name, width in (("level", 16), ("invite_hash", 64)):
-        if name not in seat_columns:
-            quote = conn.dialect.identifier_preparer.quote
-            conn.exec_driver_sql(f"ALTER TABLE seats ADD COLUMN {quote(name)} VARCHAR({width})")
-
-
-def _add_false_column(conn: Connection, name: str) -> None:
-    """Add a boolean column to ``games``, false for every match stored so far."""
-    quote = conn.dialect.identifier_preparer.quote
-    no = "false" if conn.dialect.name == "postgresql" else "0"
-    conn.exec_driver_sql(
-        f"ALTER TABLE games ADD COLUMN {quote(name)} BOOLEAN NOT NULL DEFAULT {no}"
-    )
 
 
 def make_engine(url: str) -> Engine:

@@ -33,6 +33,7 @@ from .database import default_db_url, open_store
 from .deadlines import HeaderDeadline
 from .dispatch import Dispatcher, HandedServer
 from .languages import WEB_WORDS
+from .upgrade import DatabaseBehind
 from .websocket import MAX_MESSAGE
 
 _ = WEB_WORDS.gettext
@@ -76,6 +77,13 @@ def serve(args: argparse.Namespace) -> int:
     try:
         # reach the database (and make its tables) before serving
         asyncio.run(open_store(db).close())
+    except DatabaseBehind as behind:
+        said = _(
+            "the database {db} is at revision {found} and this release needs {wanted}: run "
+            "conquian db upgrade --db URL first, with the same URL"
+        ).format(db=shown_db, found=behind.found or "-", wanted=behind.wanted)
+        print(f"conquian serve: {said}", file=sys.stderr)
+        return 1
     except (SQLAlchemyError, OSError) as exc:
         why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         print(f"conquian serve: cannot use the database {shown_db}: {why}", file=sys.stderr)

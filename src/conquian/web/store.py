@@ -57,11 +57,10 @@ from .schema import (
     deals,
     match_row,
     matches,
-    metadata,
-    migrate,
     records,
     seats,
 )
+from .upgrade import upgrade
 
 __all__ = ["SqliteStore", "Store"]
 
@@ -91,8 +90,7 @@ class Store(ABC):
         """This store's name in the notifications it sends (one per server process)."""
         with self.engine.begin() as conn:
             self._lock_schema(conn)
-            metadata.create_all(conn)
-            migrate(conn)
+            self._bring_up_to_date(conn)
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="conquian-db")
 
     # -------------------------------------------------------- what a subclass says
@@ -100,6 +98,10 @@ class Store(ABC):
     @abstractmethod
     def _lock_schema(self, conn: Connection) -> None:
         """Take the lock under which the tables are made (held to the transaction's end)."""
+
+    def _bring_up_to_date(self, conn: Connection) -> None:
+        """Make the tables, or bring them to this release's revision (embedded SQLite)."""
+        upgrade(conn)
 
     def _notify(self, conn: Connection, match_id: str, kind: str, number: int = 0) -> None:
         """Tell the other processes, once this transaction commits, that a match changed

@@ -1,0 +1,1 @@
+"""One file per revision of the schema, oldest first."""
