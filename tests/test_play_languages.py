@@ -499,7 +499,6 @@ def test_a_deal_typed_with_spanish_letters_and_ranks_alone(tmp_path: Path) -> No
 
 HELP_CODE = {
     "learn",
-    "db",
     "upgrade",
     "current",
     "rules",
