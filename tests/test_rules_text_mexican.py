@@ -289,10 +289,10 @@ def test_low_cut_with_three_players() -> None:
 def test_flag_table_lists_the_new_flags() -> None:
     text = describe(find_rules("mexican"))
     table = text[text.index("\nFlags:") :].splitlines()
-    assert "  num_players         3" in table
-    assert "  exchange_one_card   True" in table
-    assert "  force_by            offerer" in table
-    assert "  hand_size           8" in table
+    assert "  num_players        3" in table
+    assert "  exchange_one_card  True" in table
+    assert "  force_by           offerer" in table
+    assert "  hand_size          8" in table
     assert "  layoff_on_opponent  False" in table
 
 

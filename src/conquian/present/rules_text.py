@@ -679,7 +679,9 @@ def flag_lines(rules: Rules) -> list[Line]:
     game of his own (the words above say the same for one who plays)."""
     # Translators: the heading over the table of flags (flag names and values are code).
     lines: list[Line] = [[Span(_("Flags:"))]]
-    width = max(len(n) for n in FLAG_NAMES)
+    width = max(len(n) for n in FLAG_NAMES if n != "layoff_on_opponent")
+    # (the longest name before layoff_on_opponent: the lines of the other flags read as they
+    # always did, and that one, a letter longer, stands out by a letter)
     for flag in FLAG_NAMES:
         lines.append([Span(f"  {flag.ljust(width)}  {_value(getattr(rules, flag))}")])
     return lines
