@@ -40,6 +40,7 @@ SPANISH_PROMPT = re.compile(r"((?:" + "|".join(SPANISH_PROMPTS) + "))> ")
 END = ("¿siguiente mano? [S/n]", "¿otra partida? [S/n]")
 ALLOWED = {
     "conquian",
+    "learn",  # the command conquian learn, typed as it is
     "conquián",
     "mexicano",
     "oros",

@@ -604,7 +604,8 @@ def test_each_invitation_seats_exactly_its_seat_once(
     before = stored_seats(database, game_id)
     assert before[3] == (3, "human", "Dee", None, True) and not before[1][4]
     refused({"name": "Mal", "invite": codes[3]}, 409, "used already")  # a link works once
-    second = join(client, game_id, {"invite": codes[1]})  # no name: the seat's number
+    client.cookies.clear()  # another person, who gives no name: the seat's number
+    second = join(client, game_id, {"invite": codes[1]})
     assert second.status_code == 200 and second.json()["seat"] == 1
     names = [name for _, _, name, _, _ in stored_seats(database, game_id)]
     assert names == ["Ana", "Player 2", "Computer (easy)", "Dee"]

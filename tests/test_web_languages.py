@@ -176,6 +176,7 @@ def test_each_connection_at_a_table_reads_its_own_language(
     made = client.post("/api/games", json={"mode": "friend", "name": "Ana"}, headers=ES)
     assert made.status_code == 201, made.text
     game_id, ana = made.json()["id"], made.json()["token"]
+    client.cookies.clear()  # another person: a player of his own, with no name yet
     ben = client.post(f"/api/games/{game_id}/join", json={}, headers=ES).json()["token"]
     with ExitStack() as stack:
 

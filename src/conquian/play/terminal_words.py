@@ -386,7 +386,7 @@ def welcome_line() -> Line:
     return [
         Span(_("Welcome to Conquian! "), GOOD),
         *fill(
-            _("Type {help} at any prompt to learn how to play, or play a guided hand: {learn}."),
+            _("Type {help} at any prompt to learn how to play; {learn} teaches you step by step."),
             help=Span(command("help"), CMD),
             learn=Span("conquian learn", CMD),
         ),

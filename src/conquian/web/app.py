@@ -19,6 +19,10 @@ route                                         what it does
                                               ``{"seat", "token", "shuffle"}``
 ``GET /api/games/{id}``                       public facts about a game
 ``GET /api/lobby``                            public games: open, and being played
+``GET /api/me``                               the visitor's player (a guest made on his
+                                              first visit): ``{"id", "name", "guest",
+                                              "ratings"}``
+``POST /api/me``                              ``{"name"}``: the player's name, changed
 ``GET /api/games/{id}/records``               the finished deals (once the match is over)
 ``GET /api/games/{id}/records/{deal}``        one deal's record (TOML) to download
 ``GET /api/games/{id}/replay/{deal}``         the positions of a finished deal, for the replay
@@ -74,7 +78,9 @@ import contextlib
 import html
 import logging
 import re
+import secrets
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -110,8 +116,9 @@ from ..state import GameState
 from . import messages, words
 from .database import default_db_url, open_store
 from .hub import Hub, shuffle_offer
+from .identity import PLAYER_KEY, Sessions, about, me
 from .languages import WEB_WORDS, Speaking, catalogue
-from .requests import UserError, read_join, read_new_match
+from .requests import UserError, check_name, read_join, read_new_match
 from .security import (
     JsonError,
     OriginPolicy,
@@ -137,7 +144,7 @@ class _App(Starlette):
         # outermost, so that even the answer of an unexpected error has the headers; then
         # the language, so that every word of an answer (its errors too) is in the reader's;
         # compression between them (HTTP answers only: websockets pass through untouched)
-        stack = Speaking(super().build_middleware_stack())
+        stack = Speaking(Sessions(super().build_middleware_stack(), self.state.session_secret))
         return SecurityHeaders(GZipMiddleware(stack, minimum_size=600))
 
 
@@ -154,13 +161,16 @@ def create_app(
     bot_delay: float = 0.6,
     rate_limit: str | None = None,
     allowed_origins: tuple[str, ...] = (),
+    session_secret: str | None = None,
 ) -> Starlette:
     """The ASGI application, storing games at ``db_url`` (a SQLAlchemy URL).
 
     ``rate_limit``: games one client address may create, and seats it may take, such as
     :data:`RATE_LIMIT` (``conquian serve``'s default); None (the default here) or ``off``: no
     limit.  ``allowed_origins``: origins of other sites whose pages may use the server
-    (``https://games.example``; ``*``: any).
+    (``https://games.example``; ``*``: any).  ``session_secret``: the key that signs the
+    players' cookies (None: one made for this application alone, so that a cookie does not
+    outlive it; ``conquian serve`` keeps one, see :func:`.server.session_secret`).
 
     :raises ValueError: for a rate or an origin that cannot be read.
     """
@@ -188,6 +198,8 @@ def create_app(
         Route("/api/games/{match_id}/records/{deal}", download_record),
         Route("/api/games/{match_id}/replay/{deal}", replay),
         Route("/api/lobby", lobby),
+        Route("/api/me", about_me),
+        Route("/api/me", rename_me, methods=["POST"]),
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),
@@ -198,6 +210,7 @@ def create_app(
     app = _App(routes=routes, lifespan=lifespan, exception_handlers={UserError: _user_error})
     app.state.origins = origins
     app.state.limits = limits
+    app.state.session_secret = session_secret or secrets.token_urlsafe(32)
     return app
 
 
@@ -220,6 +233,31 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def _limit(request: Request, what: str) -> None:
+    """Count one ``what`` (``create``, ``join``, ``me``: a new name, ``guest``: a new player)
+    by the request's address.
+
+    :raises UserError: 429 over the rate limit.
+    """
+    refused = request.app.state.limits.hit(what, _client(request))
+    if refused is None:
+        return
+    said = {
+        "create": _(
+            "Too many new games from your address (at most {limit}); try again in {seconds} s."
+        ),
+        "join": _("Too many joins from your address (at most {limit}); try again in {seconds} s."),
+    }.get(
+        what,
+        _("Too many requests from your address (at most {limit}); try again in {seconds} s."),
+    )
+    raise UserError(
+        said.format(limit=refused.limit, seconds=refused.retry_after),
+        429,
+        {"Retry-After": str(refused.retry_after)},
+    )
+
+
 async def _body(request: Request, what: str) -> dict[str, Any]:
     """The JSON object of a POST that ``what`` (``create``, ``join``) a game, once checked.
 
@@ -237,18 +275,7 @@ async def _body(request: Request, what: str) -> dict[str, Any]:
             ),
             415,
         )
-    refused = request.app.state.limits.hit(what, _client(request))
-    if refused is not None:
-        said = (
-            _("Too many new games from your address (at most {limit}); try again in {seconds} s.")
-            if what == "create"
-            else _("Too many joins from your address (at most {limit}); try again in {seconds} s.")
-        )
-        raise UserError(
-            said.format(limit=refused.limit, seconds=refused.retry_after),
-            429,
-            {"Retry-After": str(refused.retry_after)},
-        )
+    _limit(request, what)
     too_large = UserError(
         _("The request body is too large (at most {most} bytes).").format(most=MAX_MESSAGE),
         413,
@@ -351,9 +378,33 @@ async def page_words(request: Request) -> Response:
     )
 
 
+async def about_me(request: Request) -> Response:
+    """``GET /api/me``: the visitor's player (a new guest on his first visit)."""
+    if request.session.get(PLAYER_KEY) is None:
+        _limit(request, "guest")
+    player = await me(request, _hub(request).store)
+    return JSONResponse(about(player), headers={"Cache-Control": "no-store"})
+
+
+async def rename_me(request: Request) -> Response:
+    """``POST /api/me`` with ``{"name"}``: the visitor's player's name, changed."""
+    body = await _body(request, "me")
+    unknown = set(body) - {"name"}
+    if unknown or not isinstance(body.get("name"), str):
+        raise UserError(_("Send the new name as {field}.").format(field='{"name": "…"}'))
+    name = check_name(body["name"], "")
+    if not name:
+        raise UserError(_("The name may not be empty."))
+    store = _hub(request).store
+    player = await me(request, store)
+    await store.rename_player(player.id, name)
+    return JSONResponse(about(replace(player, name=name)), headers={"Cache-Control": "no-store"})
+
+
 async def create_match(request: Request) -> Response:
     asked = read_new_match(await _body(request, "create"))
-    room, token, invitations = await _hub(request).create(asked)
+    player = await me(request, _hub(request).store)
+    room, token, invitations = await _hub(request).create(asked, player)
     answer = {
         "id": room.id,
         "seat": 0,
@@ -366,7 +417,10 @@ async def create_match(request: Request) -> Response:
 
 async def join_match(request: Request) -> Response:
     name, invite = read_join(await _body(request, "join"))
-    room, seat, token = await _hub(request).join(request.path_params["match_id"], name, invite)
+    player = await me(request, _hub(request).store)
+    room, seat, token = await _hub(request).join(
+        request.path_params["match_id"], name, invite, player
+    )
     return JSONResponse(
         {"id": room.id, "seat": seat, "token": token, "shuffle": shuffle_offer(room.live)}
     )

@@ -42,7 +42,7 @@ from .live import LiveMatch, Refusal, Refused, invite_code, new_match_id, new_ma
 from .messages import Commitment
 from .requests import Hello, NewMatch, UserError
 from .room import Room, save_shuffles
-from .schema import SeatRow, hash_token
+from .schema import PlayerRow, SeatRow, hash_token
 from .store import Store
 from .sync import Sync
 
@@ -162,7 +162,9 @@ class Hub:
 
     # ------------------------------------------------------------------ making and joining
 
-    async def create(self, asked: NewMatch) -> tuple[Room, str, dict[int, str]]:
+    async def create(
+        self, asked: NewMatch, player: PlayerRow | None = None
+    ) -> tuple[Room, str, dict[int, str]]:
         """A new match with the caller in seat 0; returns it, the caller's secret token and
         the invitation code of each person's seat.
 
@@ -184,11 +186,21 @@ class Hub:
             else:
                 invite = hash_token(invite_code(token, match_id, p))
                 others.append(SeatRow(p, "human", "", None, False, None, invite))
-        player = asked.name or words.stored_name(words.default_player, 0)
+        name = await self._seat_name(asked.name, player, 0)
         free = any(not s.joined for s in others)
         row = new_match_row(
             match_id,
-            (SeatRow(0, "human", player, hash_token(token), True), *others),
+            (
+                SeatRow(
+                    0,
+                    "human",
+                    name,
+                    hash_token(token),
+                    True,
+                    player_id=player.id if player else None,
+                ),
+                *others,
+            ),
             mode=asked.mode,
             level=asked.level,
             rules=asked.rules,
@@ -205,7 +217,17 @@ class Hub:
         # seldom this one; a copy kept here would follow every move of it for nothing)
         return Room.of(live), token, live.invitations(token)
 
-    async def join(self, match_id: str, name: str, invite: str | None) -> tuple[Room, int, str]:
+    async def _seat_name(self, name: str | None, player: PlayerRow | None, seat: int) -> str:
+        """The name a person sits down with: the one he gave (his player's name from now on),
+        else the one his player gave before, else the seat's number."""
+        if player is not None and name and name != player.name:
+            await self.store.rename_player(player.id, name)
+        chosen = name or (player.name if player is not None else "")
+        return chosen or words.stored_name(words.default_player, seat)
+
+    async def join(
+        self, match_id: str, name: str, invite: str | None, player: PlayerRow | None = None
+    ) -> tuple[Room, int, str]:
         """Take a free person's seat; returns the match, the seat and its token.
 
         With ``invite`` (an invitation code), the seat of that invitation; without, the next
@@ -222,11 +244,12 @@ class Hub:
                 seat = live.seat_to_join(invite)
             except Refused as refused:
                 raise UserError.of(refused) from None
-            player = name or words.stored_name(words.default_player, seat.seat)
+            sitting = await self._seat_name(name, player, seat.seat)
             token = new_token()
-            if not await self.store.join(live.id, seat.seat, player, hash_token(token)):
+            player_id = None if player is None else player.id
+            if not await self.store.join(live.id, seat.seat, sitting, hash_token(token), player_id):
                 raise UserError(words.seat_just_taken(), 409)
-            live.seat_taken(seat.seat, player, hash_token(token))
+            live.seat_taken(seat.seat, sitting, hash_token(token), player_id)
             room.broadcast()
         self.release(room)
         return room, seat.seat, token

@@ -426,9 +426,13 @@ class LiveMatch:
                 return s
         raise Refused(Refusal.SEATS_FULL)
 
-    def seat_taken(self, seat: int, name: str, token_hash: str) -> None:
+    def seat_taken(
+        self, seat: int, name: str, token_hash: str, player_id: str | None = None
+    ) -> None:
         """A person took ``seat`` (once stored): the match is played when every seat is."""
-        self.seats[seat] = replace(self.seats[seat], name=name, token_hash=token_hash, joined=True)
+        self.seats[seat] = replace(
+            self.seats[seat], name=name, token_hash=token_hash, joined=True, player_id=player_id
+        )
         if self.joined:
             self.status = "playing"
         self._rename()

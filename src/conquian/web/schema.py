@@ -164,6 +164,19 @@ class SeatRow:
     """A computer seat's level (None: the match's ``level``, as an earlier version stored it)."""
     invite_hash: str | None = None
     """The hash of the invitation code that takes this person's seat (None: no invitation)."""
+    player_id: str | None = None
+    """The player who sat there (None: a computer, a free seat, or one taken before players)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player: who a visitor is from one visit to the next (a row of ``players``)."""
+
+    id: str
+    name: str
+    guest: bool
+    created: float
+    seen: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +244,16 @@ Loaded = tuple[MatchRow, list[ActionRow], list[DealRow]]
 def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
     """A :class:`MatchRow` from a row of ``games`` and the rows of its seats."""
     seat_list = [
-        SeatRow(s.seat, s.kind, s.name, s.token_hash, s.joined is not None, s.level, s.invite_hash)
+        SeatRow(
+            s.seat,
+            s.kind,
+            s.name,
+            s.token_hash,
+            s.joined is not None,
+            s.level,
+            s.invite_hash,
+            getattr(s, "player_id", None),
+        )
         for s in seat_rows
     ]
     return MatchRow(

@@ -15,12 +15,14 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 import signal
 import socket
 import sys
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
 import uvicorn
@@ -28,6 +30,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 
+from ..userdata import default_data_dir
 from .app import create_app
 from .database import default_db_url, open_store
 from .deadlines import HeaderDeadline
@@ -44,6 +47,38 @@ plenty for the game's messages, and a bound on what a client that does not read 
 QUICK_FAILURE = 10.0
 """A worker that fails within this many seconds of its start is not started again: the
 supervisor stops (a wrong setting, an unreachable database)."""
+
+
+SECRET_ENV = "CONQUIAN_SESSION_SECRET"
+"""The key that signs the players' cookies, where several machines serve one site."""
+
+
+def session_secret(directory: Path | None = None) -> str:
+    """The key that signs the players' cookies: ``$CONQUIAN_SESSION_SECRET``, else the one kept
+    in ``session-secret`` in the data directory (made on the first start, readable by its
+    owner only), so that a player stays the same player across restarts.
+
+    :raises OSError: naming the file, if it cannot be read or made.
+    """
+    from_env = os.environ.get(SECRET_ENV, "").strip()
+    if from_env:
+        return from_env
+    path = (directory or default_data_dir()) / "session-secret"
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeError) as exc:
+        raise OSError(f"cannot read the session key {path}: {exc}") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_urlsafe(32)
+    try:  # made readable by its owner alone, and never overwritten if another process won
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(secret)
+    return secret
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -96,9 +131,16 @@ def serve(args: argparse.Namespace) -> int:
         )
         return 1
 
+    try:
+        secret = session_secret()
+    except OSError as exc:
+        print(f"conquian serve: {exc}", file=sys.stderr)
+        return 1
+
     def make_app() -> Starlette:
         return create_app(
             db,
+            session_secret=secret,
             bot_delay=args.bot_delay,
             rate_limit=args.rate_limit,
             allowed_origins=tuple(args.allow_origin or ()),

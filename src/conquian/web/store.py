@@ -50,6 +50,7 @@ from .schema import (
     DealRow,
     Loaded,
     MatchRow,
+    PlayerRow,
     actions,
     count_text,
     deal_row,
@@ -57,6 +58,7 @@ from .schema import (
     deals,
     match_row,
     matches,
+    players,
     records,
     seats,
 )
@@ -65,6 +67,9 @@ from .upgrade import upgrade
 __all__ = ["SqliteStore", "Store"]
 
 _T = TypeVar("_T")
+
+SEEN_EVERY = 3600.0
+"""Seconds between two writes of when a player was last seen."""
 
 ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
@@ -166,23 +171,66 @@ class Store(ABC):
                     "joined": now if s.joined else None,
                     "level": s.level,
                     "invite_hash": s.invite_hash,
+                    "player_id": s.player_id,
                 }
                 for s in match.seats
             ],
         )
 
-    async def join(self, match_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Fill an empty person's seat; False if it was taken meanwhile.  The match is being
-        played (no longer open) once its last free seat is filled."""
-        return await self._in_thread(self._join_now, match_id, seat, name, token_hash)
+    # ------------------------------------------------------------------ players
 
-    def _join_now(self, match_id: str, seat: int, name: str, token_hash: str) -> bool:
+    async def player(self, player_id: str) -> PlayerRow | None:
+        """The player with this id (None: none), seen now."""
+        return await self._in_thread(self._player_now, player_id)
+
+    def _player_now(self, player_id: str) -> PlayerRow | None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            found = conn.execute(select(players).where(players.c.id == player_id)).first()
+            if found is None:
+                return None
+            if now - found.seen > SEEN_EVERY:  # written once in a while, not at each request
+                conn.execute(update(players).where(players.c.id == player_id).values(seen=now))
+        return PlayerRow(found.id, found.name, bool(found.guest), found.created, found.seen)
+
+    async def add_player(self, row: PlayerRow) -> None:
+        """Store a new player."""
+        await self._in_thread(self._add_player_now, row)
+
+    def _add_player_now(self, row: PlayerRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(players).values(
+                    id=row.id, name=row.name, guest=row.guest, created=row.created, seen=row.seen
+                )
+            )
+
+    async def rename_player(self, player_id: str, name: str) -> bool:
+        """Give a player another name; False if there is no such player."""
+        return await self._in_thread(self._rename_player_now, player_id, name)
+
+    def _rename_player_now(self, player_id: str, name: str) -> bool:
+        with self.engine.begin() as conn:
+            done = conn.execute(update(players).where(players.c.id == player_id).values(name=name))
+        return done.rowcount == 1
+
+    async def join(
+        self, match_id: str, seat: int, name: str, token_hash: str, player_id: str | None = None
+    ) -> bool:
+        """Fill an empty person's seat (with the player who takes it); False if it was taken
+        meanwhile.  The match is being played (no longer open) once its last free seat is
+        filled."""
+        return await self._in_thread(self._join_now, match_id, seat, name, token_hash, player_id)
+
+    def _join_now(
+        self, match_id: str, seat: int, name: str, token_hash: str, player_id: str | None
+    ) -> bool:
         now = time.time()
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(seats)
                 .where(seats.c.game_id == match_id, seats.c.seat == seat, seats.c.joined.is_(None))
-                .values(name=name, token_hash=token_hash, joined=now)
+                .values(name=name, token_hash=token_hash, joined=now, player_id=player_id)
             )
             if done.rowcount != 1:
                 return False

@@ -175,6 +175,12 @@ export function showHome() {
       toast(errorText(err), "error");
     }
   });
+  // who this visitor is on this server: his player's name, until he types his own
+  api("/api/me")
+    .then((/** @type {{name: string}} */ me) => {
+      if (!nameInput.value && me.name) nameInput.placeholder = me.name;
+    })
+    .catch(() => null);
   byId("refresh").addEventListener("click", loadLobby);
   loadLobby();
   return { close: () => {} };
