@@ -23,6 +23,10 @@ route                                         what it does
                                               first visit): ``{"id", "name", "guest",
                                               "ratings"}``
 ``POST /api/me``                              ``{"name"}``: the player's name, changed
+``GET /api/leaderboard?form=F&period=P``      the best players of a form (``classic``,
+                                              ``mexican2``, ``tercerilla``, ``mexican4``)
+                                              this ``week``, ``month`` or ``all`` time
+``GET /api/players/{id}/games?before=T``      a player's finished games, newest first
 ``GET /api/games/{id}/records``               the finished deals (once the match is over)
 ``GET /api/games/{id}/records/{deal}``        one deal's record (TOML) to download
 ``GET /api/games/{id}/replay/{deal}``         the positions of a finished deal, for the replay
@@ -79,6 +83,7 @@ import html
 import logging
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from functools import cache
@@ -116,9 +121,11 @@ from ..state import GameState
 from . import messages, words
 from .database import default_db_url, open_store
 from .hub import Hub, shuffle_offer
-from .identity import PLAYER_KEY, Sessions, about, me
+from .identity import PLAYER_KEY, Sessions, about, me, shown_name
 from .languages import WEB_WORDS, Speaking, catalogue
+from .ratings import FORMS
 from .requests import UserError, check_name, read_join, read_new_match
+from .schema import PlayerRow
 from .security import (
     JsonError,
     OriginPolicy,
@@ -200,6 +207,8 @@ def create_app(
         Route("/api/lobby", lobby),
         Route("/api/me", about_me),
         Route("/api/me", rename_me, methods=["POST"]),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/players/{player_id}/games", player_games),
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),
@@ -382,8 +391,10 @@ async def about_me(request: Request) -> Response:
     """``GET /api/me``: the visitor's player (a new guest on his first visit)."""
     if request.session.get(PLAYER_KEY) is None:
         _limit(request, "guest")
-    player = await me(request, _hub(request).store)
-    return JSONResponse(about(player), headers={"Cache-Control": "no-store"})
+    store = _hub(request).store
+    player = await me(request, store)
+    facts = {**about(player), "ratings": await store.player_ratings(player.id)}
+    return JSONResponse(facts, headers={"Cache-Control": "no-store"})
 
 
 async def rename_me(request: Request) -> Response:
@@ -398,7 +409,55 @@ async def rename_me(request: Request) -> Response:
     store = _hub(request).store
     player = await me(request, store)
     await store.rename_player(player.id, name)
-    return JSONResponse(about(replace(player, name=name)), headers={"Cache-Control": "no-store"})
+    facts = {**about(replace(player, name=name)), "ratings": await store.player_ratings(player.id)}
+    return JSONResponse(facts, headers={"Cache-Control": "no-store"})
+
+
+PERIODS = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
+"""The leaderboards' periods: who played a rated game in the last week, month, or ever."""
+
+
+async def leaderboard(request: Request) -> Response:
+    """``GET /api/leaderboard?form=F&period=P``: the best players of a form."""
+    form = request.query_params.get("form", "")
+    period = request.query_params.get("period", "all")
+    if form not in FORMS:
+        raise UserError(
+            _("Unknown form {form}: choose one of {forms}.").format(
+                form=repr(form[:20]), forms=", ".join(FORMS)
+            )
+        )
+    if period not in PERIODS:
+        raise UserError(
+            _("Unknown period {period}: choose one of {periods}.").format(
+                period=repr(period[:20]), periods=", ".join(PERIODS)
+            )
+        )
+    span = PERIODS[period]
+    since = None if span is None else time.time() - span
+    found = await _hub(request).store.leaderboard(form, since)
+    for row in found:
+        row["name"] = shown_name(PlayerRow(row["id"], row["name"], True, 0.0, 0.0))
+    return JSONResponse({"form": form, "period": period, "players": found})
+
+
+async def player_games(request: Request) -> Response:
+    """``GET /api/players/{id}/games?before=T``: a player's finished games, newest first, by
+    pages of 20 (``next``: the ``before`` of the next page, or null)."""
+    player_id = request.path_params["player_id"]
+    before_text = request.query_params.get("before")
+    before: float | None = None
+    if before_text is not None:
+        try:
+            before = float(before_text)
+        except ValueError:
+            raise UserError(_("'before' must be a time, as 'next' gives it.")) from None
+    store = _hub(request).store
+    if len(player_id) > 32 or await store.player(player_id, seen=False) is None:
+        raise UserError(_("There is no such player."), 404)
+    games = await store.player_games(player_id, before)
+    after = games[-1]["ended"] if len(games) == 20 else None
+    return JSONResponse({"player": player_id, "games": games, "next": after})
 
 
 async def create_match(request: Request) -> Response:

@@ -40,6 +40,7 @@ from .conn import Conn
 from .languages import WEB_WORDS
 from .live import LiveMatch, Refusal, Refused, invite_code, new_match_id, new_match_row, new_token
 from .messages import Commitment
+from .ratings import form_of
 from .requests import Hello, NewMatch, UserError
 from .room import Room, save_shuffles
 from .schema import PlayerRow, SeatRow, hash_token
@@ -206,6 +207,7 @@ class Hub:
             rules=asked.rules,
             public=not free if asked.public is None else asked.public,
             invite_only=asked.invite_only,
+            rated=asked.rated,
             # hints against the computer, none between people
             hints=not any(s.kind == "human" for s in others)
             if asked.hints is None
@@ -504,9 +506,26 @@ class Hub:
             live.adopt_shuffle(stored)
         live.settle(pushed)
         await save_shuffles(self.store, live)
+        if pushed.status == "over":
+            await self._rate(live)
         room.broadcast(conn, msg_id)
         self._kick_bot(room)
         return True
+
+    async def _rate(self, live: LiveMatch) -> None:
+        """A rated match just ended (its last action stored): its players' ratings move."""
+        form = form_of(live.rules)
+        ids = [s.player_id for s in live.seats]
+        if not live.rated or form is None or any(i is None for i in ids):
+            return
+        if len(set(ids)) < len(ids):  # one player in two seats (one browser): not rated
+            log.info("match %s: one player sat in two seats; not rated", live.id)
+            return
+        results = [(str(i), b) for i, b in zip(ids, live.match.balance, strict=True)]
+        try:
+            await self.store.rate_match(live.id, form, results)
+        except Exception:  # the match is stored; a rating that failed is said in the log
+            log.exception("match %s: could not rate it", live.id)
 
     # ------------------------------------------------------------------ computer players
 

@@ -161,6 +161,7 @@ def new_match_row(
     invite_only: bool,
     hints: bool,
     rematch_of: str | None = None,
+    rated: bool = False,
 ) -> MatchRow:
     """A new match's row, with fresh secret seeds: open while a seat is free.  The guided
     first hand (``mode`` ``lesson``) is dealt the lesson's deck, not a fair shuffle."""
@@ -182,6 +183,7 @@ def new_match_row(
         fair=not lesson,
         invite_only=invite_only,
         hints=hints,
+        rated=rated,
     )
 
 
@@ -205,6 +207,7 @@ class LiveMatch:
         self.public = row.public
         self.invite_only = row.invite_only
         self.hints = row.hints
+        self.rated = row.rated
         self.count_before = row.count
         """La cuenta before this match (``()``: none), and how many matches it holds."""
         self.count_matches = row.count_matches
@@ -484,6 +487,7 @@ class LiveMatch:
             public=self.public,
             invite_only=self.invite_only,
             hints=self.hints,
+            rated=self.rated,
             rematch_of=self.id,
         )
         if not keep_count:

@@ -26,10 +26,11 @@ from ..bots.lesson import LESSON_RULES
 from ..errors import ConquianError, InvalidNotationError
 from ..fair import MAX_CLIENT_SEED_BYTES
 from ..present.i18n import LANGUAGES, negotiate
-from ..rules import find_rules
+from ..rules import Rules, find_rules
 from . import words
 from .languages import WEB_WORDS
 from .live import LESSON, Refused
+from .ratings import FORMS, form_of
 
 _ = WEB_WORDS.gettext
 
@@ -243,9 +244,11 @@ class NewMatch:
     hints: bool | None
     invite_only: bool
     """The seats were named one by one: a person's is taken only with its invitation."""
+    rated: bool = False
+    """The players' ratings change when it ends (a game between people, of a rated form)."""
 
 
-CREATE_FIELDS = frozenset({"mode", "level", "name", "rules", "public", "seats", "hints"})
+CREATE_FIELDS = frozenset({"mode", "level", "name", "rules", "public", "seats", "hints", "rated"})
 
 
 def read_new_match(data: dict[str, Any]) -> NewMatch:
@@ -320,7 +323,24 @@ def read_new_match(data: dict[str, Any]) -> NewMatch:
         public=public,
         hints=hints,
         invite_only=seats is not None,
+        rated=_rated(data.get("rated"), chosen, others),
     )
+
+
+def _rated(asked: Any, rules: Rules, others: list[tuple[str, str | None]]) -> bool:
+    """Whether a new match is rated: only if asked, between people, in a rated form.
+
+    :raises UserError: for a rated match with a computer seat, or rules no form has.
+    """
+    if asked is None or asked is False:
+        return False
+    if asked is not True:
+        raise UserError(_("'rated' must be true or false."))
+    if any(kind == "bot" for kind, _level in others):
+        raise UserError(words.rated_with_computer())
+    if form_of(rules) is None:
+        raise UserError(words.rated_rules(sorted(FORMS)))
+    return True
 
 
 def seat_choices(seats: Any, players: int, spec: str) -> list[tuple[str, str | None]]:

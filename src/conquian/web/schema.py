@@ -15,6 +15,8 @@ gave them (``games`` holds matches):
 ``deals``     the provably fair shuffle of each deal (see :mod:`conquian.fair`): its secret
               server seed, the commitment published before the deal, and each seat's seed
 
+``ratings``   each player's rating in each game form; ``rating_events`` each rated game's
+              change to it
 ``players``   who a visitor is from one visit to the next (a guest until he makes an
               account); ``seats.player_id`` names the player who sat there
 
@@ -75,6 +77,7 @@ matches = Table(
     Column("hints", Boolean, nullable=False, server_default=true()),
     Column("count", Text),
     Column("count_matches", Integer, nullable=False, server_default="0"),
+    Column("rated", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -89,6 +92,30 @@ seats = Table(
     Column("level", String(16)),
     Column("invite_hash", String(64)),
     Column("player_id", String(32), index=True),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("form", String(16), primary_key=True, index=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+rating_events = Table(
+    "rating_events",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True, index=True),
+    Column("form", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("before", Integer, nullable=False),
+    Column("after", Integer, nullable=False),
 )
 
 players = Table(
@@ -208,6 +235,8 @@ class MatchRow:
     """La cuenta: each seat's total over the matches played before this one, one the
     rematch of the other (``()``: none before it, or the count started from zero)."""
     count_matches: int = 0
+    rated: bool = False
+    """A game between people that changes their ratings when it ends (:mod:`.ratings`)."""
     """How many matches ``count`` holds."""
 
 
@@ -274,6 +303,7 @@ def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         hints=bool(row.hints),
         count=_count(row.count, len(seat_list)),
         count_matches=row.count_matches or 0,
+        rated=bool(getattr(row, "rated", False)),
     )
 
 

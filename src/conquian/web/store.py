@@ -45,6 +45,7 @@ from sqlalchemy import insert, select, true, update
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 
+from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, shown
 from .schema import (
     ActionRow,
     DealRow,
@@ -59,6 +60,8 @@ from .schema import (
     match_row,
     matches,
     players,
+    rating_events,
+    ratings,
     records,
     seats,
 )
@@ -67,6 +70,17 @@ from .upgrade import upgrade
 __all__ = ["SqliteStore", "Store"]
 
 _T = TypeVar("_T")
+
+
+def rating_facts(row: Any) -> dict[str, Any]:
+    """A rating as answers show it: on the familiar scale, with its games and wins."""
+    return {
+        "rating": shown(row.mu, row.sigma),
+        "games": row.games,
+        "wins": row.wins,
+        "provisional": row.games < PROVISIONAL_GAMES,
+    }
+
 
 SEEN_EVERY = 3600.0
 """Seconds between two writes of when a player was last seen."""
@@ -155,6 +169,7 @@ class Store(ABC):
                 hints=match.hints,
                 count=count_text(match.count),
                 count_matches=match.count_matches,
+                rated=match.rated,
             )
         )
         if first_deal is not None:
@@ -179,17 +194,19 @@ class Store(ABC):
 
     # ------------------------------------------------------------------ players
 
-    async def player(self, player_id: str) -> PlayerRow | None:
-        """The player with this id (None: none), seen now."""
-        return await self._in_thread(self._player_now, player_id)
+    async def player(self, player_id: str, *, seen: bool = True) -> PlayerRow | None:
+        """The player with this id (None: none); ``seen``: he is the visitor (seen now)."""
+        return await self._in_thread(self._player_now, player_id, seen)
 
-    def _player_now(self, player_id: str) -> PlayerRow | None:
+    def _player_now(self, player_id: str, seen: bool) -> PlayerRow | None:
         now = time.time()
         with self.engine.begin() as conn:
             found = conn.execute(select(players).where(players.c.id == player_id)).first()
             if found is None:
                 return None
-            if now - found.seen > SEEN_EVERY:  # written once in a while, not at each request
+            if (
+                seen and now - found.seen > SEEN_EVERY
+            ):  # written once in a while, not at each request
                 conn.execute(update(players).where(players.c.id == player_id).values(seen=now))
         return PlayerRow(found.id, found.name, bool(found.guest), found.created, found.seen)
 
@@ -213,6 +230,150 @@ class Store(ABC):
         with self.engine.begin() as conn:
             done = conn.execute(update(players).where(players.c.id == player_id).values(name=name))
         return done.rowcount == 1
+
+    # ------------------------------------------------------------------ ratings
+
+    async def rate_match(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
+        """Rate a finished match: each ``(player id, final balance)``, in seat order.  False
+        if it was rated already (by this process or another), and nothing changes."""
+        return await self._in_thread(self._rate_now, match_id, form, results)
+
+    def _rate_now(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
+        now = time.time()
+        ids = [player for player, _balance in results]
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                select(rating_events.c.game_id).where(rating_events.c.game_id == match_id)
+            ).first()
+            if done is not None:
+                return False
+            found = {
+                r.player_id: r
+                for r in conn.execute(
+                    select(ratings)
+                    .where(ratings.c.form == form, ratings.c.player_id.in_(ids))
+                    .with_for_update()
+                )
+            }
+            before = [(found[p].mu, found[p].sigma) if p in found else (MU, SIGMA) for p in ids]
+            balances = [balance for _player, balance in results]
+            after = rated(before, balances)
+            for player, place, old, new in zip(ids, places(balances), before, after, strict=True):
+                row = found.get(player)
+                values = {"mu": new[0], "sigma": new[1], "updated": now}
+                won = int(place == 1 and balances.count(max(balances)) == 1)
+                if row is None:
+                    conn.execute(
+                        insert(ratings).values(
+                            player_id=player, form=form, games=1, wins=won, **values
+                        )
+                    )
+                else:
+                    conn.execute(
+                        update(ratings)
+                        .where(ratings.c.player_id == player, ratings.c.form == form)
+                        .values(games=row.games + 1, wins=row.wins + won, **values)
+                    )
+                conn.execute(
+                    insert(rating_events).values(
+                        game_id=match_id,
+                        player_id=player,
+                        form=form,
+                        at=now,
+                        place=place,
+                        before=shown(*old),
+                        after=shown(*new),
+                    )
+                )
+        return True
+
+    async def player_ratings(self, player_id: str) -> dict[str, dict[str, Any]]:
+        """A player's rating in each form he played rated games in."""
+        return await self._in_thread(self._player_ratings_now, player_id)
+
+    def _player_ratings_now(self, player_id: str) -> dict[str, dict[str, Any]]:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(ratings).where(ratings.c.player_id == player_id))
+            return {r.form: rating_facts(r) for r in found}
+
+    async def leaderboard(
+        self, form: str, since: float | None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """The best players of a form (no provisional rating), by their rating now; ``since``:
+        only those who played a rated game of it since then."""
+        return await self._in_thread(self._leaderboard_now, form, since, limit)
+
+    def _leaderboard_now(self, form: str, since: float | None, limit: int) -> list[dict[str, Any]]:
+        query = (
+            select(ratings, players.c.name)
+            .join(players, players.c.id == ratings.c.player_id)
+            .where(ratings.c.form == form, ratings.c.games >= PROVISIONAL_GAMES)
+        )
+        if since is not None:
+            recent = select(rating_events.c.player_id).where(
+                rating_events.c.form == form, rating_events.c.at >= since
+            )
+            query = query.where(ratings.c.player_id.in_(recent))
+        query = query.order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [
+                {"id": r.player_id, "name": r.name, **rating_facts(r)} for r in conn.execute(query)
+            ]
+
+    async def player_games(
+        self, player_id: str, before: float | None = None, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """A player's finished matches, newest first (``before``: ended before then)."""
+        return await self._in_thread(self._player_games_now, player_id, before, limit)
+
+    def _player_games_now(
+        self, player_id: str, before: float | None, limit: int
+    ) -> list[dict[str, Any]]:
+        mine = select(seats.c.game_id, seats.c.seat).where(seats.c.player_id == player_id)
+        mine_sub = mine.subquery()
+        query = (
+            select(matches, mine_sub.c.seat)
+            .join(mine_sub, mine_sub.c.game_id == matches.c.id)
+            .where(matches.c.status == "over")
+        )
+        if before is not None:
+            query = query.where(matches.c.updated < before)
+        query = query.order_by(matches.c.updated.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            games = list(conn.execute(query))
+            ids = [g.id for g in games]
+            names: dict[str, list[str]] = {i: [] for i in ids}
+            for r in conn.execute(
+                select(seats.c.game_id, seats.c.name)
+                .where(seats.c.game_id.in_(ids))
+                .order_by(seats.c.game_id, seats.c.seat)
+            ):
+                names[r.game_id].append(r.name)
+            changes = {
+                r.game_id: r
+                for r in conn.execute(
+                    select(rating_events).where(
+                        rating_events.c.game_id.in_(ids), rating_events.c.player_id == player_id
+                    )
+                )
+            }
+        out = []
+        for g in games:
+            change = changes.get(g.id)
+            out.append(
+                {
+                    "id": g.id,
+                    "rules": g.rules,
+                    "mode": g.mode,
+                    "ended": g.updated,
+                    "seat": g.seat,
+                    "players": names[g.id],
+                    "rated": bool(g.rated),
+                    "place": None if change is None else change.place,
+                    "rating": None if change is None else [change.before, change.after],
+                }
+            )
+        return out
 
     async def join(
         self, match_id: str, seat: int, name: str, token_hash: str, player_id: str | None = None

@@ -95,6 +95,16 @@ def unknown_mode(mode: object) -> str:
     ).format(mode=repr(str(mode)[:20]))
 
 
+def rated_with_computer() -> str:
+    return _("A game with a computer seat is not rated: rate games between people only.")
+
+
+def rated_rules(forms: Sequence[str]) -> str:
+    return _(
+        "Only the games of the usual rules are rated ({forms}, of any length); these rules are not."
+    ).format(forms=", ".join(forms))
+
+
 def lesson_is_set() -> str:
     return _("The lesson's game is always the same: send no rules, level or seats with it.")
 

@@ -5,11 +5,17 @@ from alembic import context
 
 from conquian.web.schema import metadata
 
-connection = context.config.attributes["connection"]
-context.configure(
-    connection=connection,
-    target_metadata=metadata,
-    render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters a table by copying it
-)
-with context.begin_transaction():
-    context.run_migrations()
+
+def run() -> None:
+    connection = context.config.attributes["connection"]
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying a table
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if getattr(context, "config", None) is not None:  # run by Alembic, not merely imported
+    run()
