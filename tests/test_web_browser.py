@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -1093,3 +1094,73 @@ def test_the_moves_wait_while_the_page_reconnects(browser: Browser, tmp_path: Pa
         page.close()
         proc.terminate()
         proc.wait(10)
+
+
+def test_a_rated_table_is_made_from_the_home_page_and_the_ratings_are_shown(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    """Issue 40: Ana makes a rated table from the home page (its *Rated* box) and Ben joins
+    it; their games end rated (rated here straight in the store, ten times: playing a rated
+    game to its end is tests/test_web_ratings.py's); each home page then says its player's
+    rating, and the leaderboard lists them, the winner first."""
+    import asyncio
+
+    from conquian.web.database import open_store
+
+    server, db = served
+    contexts = [
+        browser.new_context(viewport={"width": 390, "height": 844}, **STILL) for _ in range(2)
+    ]
+    ana, ben = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    for page in (ana, ben):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(ASK_ME)
+    ana.goto(server + "/")
+    ana.fill("#name", "Ana")
+    ana.select_option("#game-rules", "tercerilla")
+    ana.select_option("#seat-2", "bot:easy")  # a computer at the table: not rated
+    expect(ana.locator("#rated")).to_be_disabled()
+    ana.select_option("#seat-2", "person")
+    ana.select_option("#game-rules", "standard")
+    ana.check("#rated")
+    ana.click("#play-friend")
+    link = ana.locator("#invite-table")
+    expect(link).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
+    ben.goto(link.input_value())
+    ben.fill("#name", "Ben")
+    ben.click("#join-btn")
+    expect(ben).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)
+    game_id = ana.url.split("/")[-2]
+    facts = ana.evaluate(f"() => fetch('/api/games/{game_id}').then((r) => r.json())")
+    assert facts["rated"] is True and facts["names"] == ["Ana", "Ben"], facts
+    ids = [p.evaluate("() => fetch('/api/me').then((r) => r.json())")["id"] for p in (ana, ben)]
+
+    async def ten_games() -> None:
+        store = open_store(f"sqlite:///{db}")
+        try:
+            for number in range(10):  # Ana wins seven of them
+                balances = [1, -1] if number < 7 else [-1, 1]
+                await store.rate_match(
+                    f"{game_id}-{number}", "classic", list(zip(ids, balances, strict=True))
+                )
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as apart:  # (this thread runs Playwright's event loop)
+        apart.submit(asyncio.run, ten_games()).result()
+    shown = []
+    for page in (ana, ben):
+        page.goto(server + "/")
+        line = page.locator("#my-ratings")
+        expect(line).to_be_visible(timeout=WAIT_MS)
+        shown.append(int(re.findall(r"\d{3,4}", line.inner_text())[-1]))
+    assert shown[0] > shown[1], shown  # (both rise as the model grows surer of them)
+    ana.goto(server + "/#/leaderboard/classic/week")
+    names = ana.locator(".leaders .name")
+    expect(names).to_have_count(2, timeout=WAIT_MS)
+    assert names.all_inner_texts() == ["Ana", "Ben"]
+    assert ana.locator(".leaders .rating").all_inner_texts() == [str(s) for s in shown]
+    assert not errors and not csp_violations(ana)
+    for ctx in contexts:
+        ctx.close()

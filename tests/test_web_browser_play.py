@@ -467,17 +467,17 @@ def lesson_move(page: Page, action: str) -> None:
         page.tap(f"#btn-{word}")
 
 
-@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
 def test_the_guided_hand_is_played_to_its_end_on_a_phone_in_spanish(
-    served: tuple[str, Path], browser: Browser, context: list[BrowserContext], size: tuple[int, int]
+    served: tuple[str, Path], browser: Browser, context: list[BrowserContext]
 ) -> None:
-    """*Aprende a jugar* from the home page, in Spanish on a phone: each step's words in
-    sight with the whole table, one wrong move answered with what the lesson asks (nothing
-    changes), every move made by the learner (the page makes none for him), and the end."""
+    """*Aprende a jugar* from the home page, in Spanish on the smaller phone (360x640; the
+    390x844 one was looked at in docs/web.md's screenshots): each step's words in sight with
+    the whole table, one wrong move answered with what the lesson asks (nothing changes),
+    every move made by the learner (the page makes none for him), and the end."""
     from conquian.bots.lesson import LEARNER, LESSON_MOVES
 
     server, _ = served
-    width, height = size
+    width, height = 360, 640
     page = open_page(
         context,
         browser,

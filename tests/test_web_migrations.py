@@ -139,3 +139,21 @@ def test_db_refuses_an_unreachable_database_with_its_reason() -> None:
     said = conquian("db", "upgrade", "--db", "postgresql+psycopg://nobody:secret@127.0.0.1:1/x")
     assert said.returncode != 0 and "cannot use the database" in said.stderr
     assert "secret" not in said.stderr and "Traceback" not in said.stderr
+
+
+def test_the_migrations_make_the_tables_schema_py_describes(bare_database: TestDatabase) -> None:
+    """Upgraded from nothing, a database has exactly the tables, columns and indexes of
+    ``schema.metadata`` (Alembic compares them), so that a revision is never forgotten (and
+    the test databases may be made from the metadata)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from conquian.web.schema import metadata
+    from conquian.web.upgrade import upgrade
+
+    engine = make_engine(bare_database.url)
+    with engine.begin() as conn:
+        upgrade(conn)
+        differences = compare_metadata(MigrationContext.configure(conn), metadata)
+    engine.dispose()
+    assert differences == [], differences

@@ -79,6 +79,8 @@ class MatchFacts(TypedDict):
     deck: str
     cards_to_win: int
     hints: bool
+    rated: bool
+    """A game between people that changes their ratings when it ends."""
 
 
 class Score(TypedDict):

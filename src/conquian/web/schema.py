@@ -42,6 +42,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -116,6 +117,7 @@ rating_events = Table(
     Column("place", Integer, nullable=False),
     Column("before", Integer, nullable=False),
     Column("after", Integer, nullable=False),
+    Index("ix_rating_events_form_at", "form", "at"),
 )
 
 players = Table(

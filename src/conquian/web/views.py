@@ -136,6 +136,7 @@ class Views:
             "deck": live.rules.deck_style.value,
             "cards_to_win": live.rules.cards_to_win,
             "hints": live.hints,
+            "rated": live.rated,
         }
 
     def not_your_turn(self, exc: IllegalActionError, seat: int) -> UserError:

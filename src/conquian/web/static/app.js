@@ -12,6 +12,7 @@
 //   #/watch/ID              watch a game (public information only)
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
+//   #/leaderboard[/FORM[/PERIOD]]  the best players of a game form
 //
 // Every sentence of the page goes through the catalogue (words.js: t, tn, th); the words the
 // server builds (the moves, the situation, the end of a deal, errors, the rules) come in the
@@ -22,6 +23,7 @@ import { showGame } from "./game/screen.js";
 import { chooseLanguage, drawLanguage, onDeckChoice, onLanguageChoice, onSoundSwitch, watchNetwork } from "./page.js";
 import { showHome } from "./screens/home.js";
 import { showJoin } from "./screens/join.js";
+import { showLeaderboard } from "./screens/leaderboard.js";
 import { showReplay } from "./screens/replay.js";
 import { showRules } from "./screens/rules.js";
 import { loadWords } from "./words.js";
@@ -48,7 +50,9 @@ function route() {
             ? showReplay(id, extra)
             : page === "rules"
               ? showRules(id || "standard")
-              : showHome();
+              : page === "leaderboard"
+                ? showLeaderboard(id, extra)
+                : showHome();
 }
 
 /** Another language from the menu: kept in a cookie, the page's words fetched and drawn

@@ -47,6 +47,7 @@ export {};
  * @property {number} free  how many seats are free
  * @property {boolean} by_invitation  the free seats are taken by invitation only
  * @property {string | null} rematch  the id of the rematch, once there is one
+ * @property {boolean} rated  a game between people that changes their ratings when it ends
  * @property {string} rules  the rules' spec
  * @property {DeckStyle} deck
  * @property {number} cards_to_win

@@ -6,6 +6,7 @@ import { myGames, remember, rememberShuffle, saveName, savedName } from "../memo
 import { api, app, byId, defaultDeck, deck, element, errorText, toast } from "../page.js";
 import { gamePitch, games, levelWord, levels, seatWords } from "../seats.js";
 import { escapeHTML as esc, language, t, tn } from "../words.js";
+import { formName } from "./leaderboard.js";
 import { loadLobby } from "./lobby.js";
 
 /** @import { Screen } from "../page.js" */
@@ -49,6 +50,7 @@ export function showHome() {
       <form id="new-game" class="panel">
         <h2>${esc(t("New game"))}</h2>
         <label>${esc(t("Your name"))} <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("Player {number}", { number: 1 }))}"></label>
+        <p class="small" id="my-ratings" hidden></p>
         <label>${gameLabel} <select id="game-rules">${games().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <label>${esc(t("How long"))} <select id="game-length">${lengths().map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join("")}</select></label>
         <fieldset>
@@ -65,6 +67,7 @@ export function showHome() {
           <p class="small" id="pick-summary" aria-live="polite"></p>
           <label class="check"><input type="checkbox" id="public"> ${esc(said.publicLabel)}</label>
           <label class="check"><input type="checkbox" id="hints-friends"> ${esc(t("Hints: the players may ask for hints"))}</label>
+          <label class="check" id="rated-label"><input type="checkbox" id="rated"> ${esc(t("Rated: the game counts for the players' ratings"))}</label>
           <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
@@ -110,6 +113,10 @@ export function showHome() {
     summary.hidden = game()[2] === 2;
     summary.textContent = summary.hidden ? "" : said.pickSummary(people, bots);
     byId("play-friend").textContent = said.createButton(people, bots);
+    // only games between people are rated
+    const rated = element("rated", HTMLInputElement);
+    rated.disabled = bots > 0;
+    if (bots > 0) rated.checked = false;
   };
   const sayGame = () => {
     const spec = game()[3];
@@ -140,6 +147,7 @@ export function showHome() {
       body.seats = chosen.map((v) => (v === "person" ? { kind: "person" } : { kind: "bot", level: v.slice(4) }));
       body.public = element("public", HTMLInputElement).checked;
       body.hints = element("hints-friends", HTMLInputElement).checked;
+      if (element("rated", HTMLInputElement).checked) body.rated = true;
     }
     const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
     const bots = chosen.length - people;
@@ -177,8 +185,16 @@ export function showHome() {
   });
   // who this visitor is on this server: his player's name, until he types his own
   api("/api/me")
-    .then((/** @type {{name: string}} */ me) => {
+    .then((/** @type {{name: string, ratings: Record<string, {rating: number, provisional: boolean}>}} */ me) => {
       if (!nameInput.value && me.name) nameInput.placeholder = me.name;
+      const mine = Object.entries(me.ratings || {});
+      if (!mine.length) return;
+      // a provisional rating (its first ten games) is shown with a question mark
+      const value = (/** @type {{rating: number, provisional: boolean}} */ r) => String(r.rating) + (r.provisional ? "?" : "");
+      const said = mine.map(([form, r]) => t("{game}: {rating}", { game: formName(form), rating: value(r) }));
+      const line = byId("my-ratings");
+      line.textContent = `${t("Your ratings")} — ${said.join(" · ")}`;
+      line.hidden = false;
     })
     .catch(() => null);
   byId("refresh").addEventListener("click", loadLobby);
