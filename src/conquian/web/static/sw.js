@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-2";
+const CACHE = "conquian-shell-3";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -40,6 +40,7 @@ const SHELL = [
   "/static/game/table.js",
   "/static/screens/home.js",
   "/static/screens/join.js",
+  "/static/screens/leaderboard.js",
   "/static/screens/lobby.js",
   "/static/screens/replay.js",
   "/static/screens/rules.js",
