@@ -365,6 +365,13 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     page.keyboard.press("ArrowRight")
     expect(page.locator("#rp-step")).to_have_text(re.compile(r"^1 / \d+$"))
     assert page.locator("#rp-words .chip").count() >= 1
+    # the home page lists the finished game, as the server keeps it for this player (issue 40)
+    page.goto(server + "/")
+    finished = page.locator("#finished-list li a")
+    expect(finished).to_have_count(1, timeout=WAIT_MS)
+    assert finished.first.inner_text() == "Ana · Computer (easy)"
+    finished.first.click()
+    expect(page.locator("#rp-step")).to_have_text(re.compile(r"^0 / \d+$"), timeout=WAIT_MS)
     page.close()
 
 

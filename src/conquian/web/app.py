@@ -456,6 +456,8 @@ async def player_games(request: Request) -> Response:
     if len(player_id) > 32 or await store.player(player_id, seen=False) is None:
         raise UserError(_("There is no such player."), 404)
     games = await store.player_games(player_id, before)
+    for game in games:  # the names the server made (the computers') in the reader's words
+        game["players"] = words.shown_names(game.pop("seats"))
     after = games[-1]["ended"] if len(games) == 20 else None
     return JSONResponse({"player": player_id, "games": games, "next": after})
 

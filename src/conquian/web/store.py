@@ -323,7 +323,8 @@ class Store(ABC):
     async def player_games(
         self, player_id: str, before: float | None = None, limit: int = 20
     ) -> list[dict[str, Any]]:
-        """A player's finished matches, newest first (``before``: ended before then)."""
+        """A player's finished matches, newest first (``before``: ended before then); each
+        one's ``seats`` as ``(kind, stored name, level)``."""
         return await self._in_thread(self._player_games_now, player_id, before, limit)
 
     def _player_games_now(
@@ -342,13 +343,15 @@ class Store(ABC):
         with self.engine.connect() as conn:
             games = list(conn.execute(query))
             ids = [g.id for g in games]
-            names: dict[str, list[str]] = {i: [] for i in ids}
+            names: dict[str, list[tuple[str, str, str | None]]] = {i: [] for i in ids}
             for r in conn.execute(
-                select(seats.c.game_id, seats.c.name)
+                select(seats.c.game_id, seats.c.kind, seats.c.name, seats.c.level, matches.c.level)
+                .join(matches, matches.c.id == seats.c.game_id)
                 .where(seats.c.game_id.in_(ids))
                 .order_by(seats.c.game_id, seats.c.seat)
             ):
-                names[r.game_id].append(r.name)
+                level = r[3] or r[4] if r.kind == "bot" else None
+                names[r.game_id].append((r.kind, r.name, level))
             changes = {
                 r.game_id: r
                 for r in conn.execute(
@@ -367,7 +370,7 @@ class Store(ABC):
                     "mode": g.mode,
                     "ended": g.updated,
                     "seat": g.seat,
-                    "players": names[g.id],
+                    "seats": names[g.id],
                     "rated": bool(g.rated),
                     "place": None if change is None else change.place,
                     "rating": None if change is None else [change.before, change.after],

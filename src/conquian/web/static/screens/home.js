@@ -26,6 +26,26 @@ const lengths = () => [
   ...[3, 5].map((n) => /** @type {[string, string]} */ ([`match=first_to,match_target=${n}`, tn("First to win {count} deal", "First to win {count} deals", n)])),
 ];
 
+/**
+ * The player's finished games, kept by the server (from any browser of his), newest first:
+ * each with its players, and its replay.
+ * @param {string} player
+ */
+function showFinished(player) {
+  api(`/api/players/${encodeURIComponent(player)}/games`)
+    .then((/** @type {{games: {id: string, ended: number, players: string[], rated: boolean, rating: number[] | null}[]}} */ found) => {
+      if (!found.games.length) return;
+      byId("finished-list").innerHTML = found.games
+        .map((g) => {
+          const change = g.rating ? ` <span class="rating">${esc(`${g.rating[0]} → ${g.rating[1]}`)}</span>` : "";
+          return `<li><a href="#/replay/${encodeURIComponent(g.id)}/1">${esc(g.players.join(" · "))}</a>${change} <span class="small">${esc(new Date(g.ended * 1000).toLocaleString(language()))}</span></li>`;
+        })
+        .join("");
+      byId("finished").hidden = false;
+    })
+    .catch(() => null);
+}
+
 /** @returns {Screen} */
 export function showHome() {
   const name = savedName();
@@ -74,6 +94,7 @@ export function showHome() {
       <section class="panel">
         <h2>${esc(t("Your games"))}</h2>
         ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${esc(new Date(g.at).toLocaleString(language()))}</span></li>`).join("")}</ul>` : `<p class="small">${esc(t("Games you play in this browser are listed here."))}</p>`}
+        <div id="finished" hidden><h3>${esc(t("Finished"))}</h3><ul class="list" id="finished-list"></ul></div>
       </section>
       <section class="panel" id="lobby">
         <h2>${esc(t("Lobby"))} <button type="button" id="refresh" class="small-btn">${esc(t("Refresh"))}</button></h2>
@@ -185,8 +206,9 @@ export function showHome() {
   });
   // who this visitor is on this server: his player's name, until he types his own
   api("/api/me")
-    .then((/** @type {{name: string, ratings: Record<string, {rating: number, provisional: boolean}>}} */ me) => {
+    .then((/** @type {{id: string, name: string, ratings: Record<string, {rating: number, provisional: boolean}>}} */ me) => {
       if (!nameInput.value && me.name) nameInput.placeholder = me.name;
+      showFinished(me.id);
       const mine = Object.entries(me.ratings || {});
       if (!mine.length) return;
       // a provisional rating (its first ten games) is shown with a question mark
