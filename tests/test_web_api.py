@@ -22,6 +22,7 @@ from web_helpers import (
     assert_secret,
     forbidden_for,
     hello,
+    live_match,
     play_to_the_end_of_deal,
 )
 
@@ -53,12 +54,7 @@ def hub(client: TestClient) -> Hub:
     return h
 
 
-def live(client: TestClient, game_id: str) -> LiveMatch:
-    """The game in the server's memory (loaded from the database if it was dropped)."""
-    found = hub(client).rooms.get(game_id)
-    if found is None:
-        found = client.portal.call(hub(client).get, game_id)  # type: ignore[union-attr]
-    return found.live
+live = live_match
 
 
 def game_at(client: TestClient, game_id: str, seq: int) -> LiveMatch:

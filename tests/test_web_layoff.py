@@ -11,13 +11,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import TestDatabase, assert_secret, hello
+from web_helpers import TestDatabase, assert_secret, hello, live_match
 
 from conquian.actions import Action
 from conquian.cards import Card
 from conquian.web.app import create_app
-from conquian.web.hub import Hub
-from conquian.web.live import LiveMatch
 
 RULES = "mexican,num_players=2,layoff_on_opponent=true"
 
@@ -28,12 +26,7 @@ def client(database: TestDatabase) -> Iterator[TestClient]:
         yield c
 
 
-def live(client: TestClient, game_id: str) -> LiveMatch:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    found = hub.rooms.get(game_id)
-    if found is None:
-        found = client.portal.call(hub.get, game_id)  # type: ignore[union-attr]
-    return found.live
+live = live_match
 
 
 def play_until_a_layoff(client: TestClient, rng: random.Random) -> dict[str, Any] | None:

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import TestDatabase, assert_secret, hello
+from web_helpers import TestDatabase, assert_secret, hello, live_match
 
 from conquian.bots.lesson import LESSON_DECK, LESSON_MOVES
 from conquian.web.app import create_app
-from conquian.web.hub import Hub
 from conquian.web.live import LiveMatch
 
 
@@ -34,12 +33,7 @@ def seat_socket(
         yield ws
 
 
-def live(client: TestClient, game_id: str) -> LiveMatch:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    found = hub.rooms.get(game_id)
-    if found is None:
-        found = client.portal.call(hub.get, game_id)  # type: ignore[union-attr]
-    return found.live
+live = live_match
 
 
 def receive(ws: Any) -> dict[str, Any]:

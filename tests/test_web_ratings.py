@@ -13,13 +13,11 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import TestDatabase, hello
+from web_helpers import TestDatabase, hello, live_match
 
 from conquian.actions import ActionKind
 from conquian.web.app import create_app
 from conquian.web.database import open_store
-from conquian.web.hub import Hub
-from conquian.web.live import LiveMatch
 from conquian.web.ratings import MU, SIGMA, rated, shown
 from conquian.web.schema import PlayerRow
 
@@ -33,12 +31,7 @@ def clients(database: TestDatabase) -> Iterator[tuple[TestClient, TestClient]]:
         yield ana, ben
 
 
-def live(client: TestClient, game_id: str) -> LiveMatch:
-    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    found = hub.rooms.get(game_id)
-    if found is None:
-        found = client.portal.call(hub.get, game_id)  # type: ignore[union-attr]
-    return found.live
+live = live_match
 
 
 def play_out(client: TestClient, game_id: str, tokens: list[str], rng: random.Random) -> None:

@@ -218,6 +218,17 @@ def postgres_database(base_url: str, *, upgraded: bool = True) -> Iterator[TestD
             conn.execute(f"drop schema {schema} cascade")
 
 
+def live_match(client: Any, game_id: str) -> LiveMatch:
+    """The match in the server's memory of a ``TestClient``'s app (loaded from the database
+    if it was dropped)."""
+    hub = client.app.state.hub
+    found = hub.rooms.get(game_id)
+    if found is None:
+        found = client.portal.call(hub.get, game_id)
+    live: LiveMatch = found.live
+    return live
+
+
 def upgrade_database(url: str) -> None:
     """What ``conquian db upgrade --db URL`` does."""
     from conquian.web.schema import make_engine

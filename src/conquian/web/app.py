@@ -133,6 +133,7 @@ from .security import (
     SecurityHeaders,
     loads,
 )
+from .store import Store
 from .websocket import MAX_MESSAGE, match_socket
 
 log = logging.getLogger("conquian.web")
@@ -393,8 +394,7 @@ async def about_me(request: Request) -> Response:
         _limit(request, "guest")
     store = _hub(request).store
     player = await me(request, store)
-    facts = {**about(player), "ratings": await store.player_ratings(player.id)}
-    return JSONResponse(facts, headers={"Cache-Control": "no-store"})
+    return await _me_answer(store, player)
 
 
 async def rename_me(request: Request) -> Response:
@@ -409,7 +409,12 @@ async def rename_me(request: Request) -> Response:
     store = _hub(request).store
     player = await me(request, store)
     await store.rename_player(player.id, name)
-    facts = {**about(replace(player, name=name)), "ratings": await store.player_ratings(player.id)}
+    return await _me_answer(store, replace(player, name=name))
+
+
+async def _me_answer(store: Store, player: PlayerRow) -> Response:
+    """What ``/api/me`` answers: the player, with his ratings, to himself only."""
+    facts = {**about(player), "ratings": await store.player_ratings(player.id)}
     return JSONResponse(facts, headers={"Cache-Control": "no-store"})
 
 
