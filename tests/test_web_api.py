@@ -27,9 +27,10 @@ from web_helpers import (
 )
 
 from conquian.records import GameRecord
-from conquian.web.app import MAX_MESSAGE, create_app
+from conquian.web.app import create_app
 from conquian.web.hub import Hub
 from conquian.web.live import LiveMatch
+from conquian.web.websocket import MAX_MESSAGE
 
 
 @pytest.fixture

@@ -74,7 +74,7 @@ def test_the_name_is_changed_and_bad_names_change_nothing(client: TestClient) ->
     me = client.get("/api/me").json()
     renamed = client.post("/api/me", json={"name": " Lupe "})
     assert renamed.status_code == 200 and renamed.json()["name"] == "Lupe"
-    assert client.get("/api/me").json() == {**me, "name": "Lupe"}
+    assert client.get("/api/me").json() == {**me, "name": "Lupe", "named": True}
     for body, status in (
         ({"name": ""}, 400),
         ({"name": "x" * 25}, 400),

@@ -19,8 +19,8 @@ from limits import parse_many
 from starlette.testclient import TestClient
 from web_helpers import hello, strict_json
 
-from conquian.web import app as app_module
 from conquian.web import deadlines, security
+from conquian.web import http as http_module
 from conquian.web import websocket as socket_module
 from conquian.web.app import create_app
 from conquian.web.deadlines import HeaderDeadline
@@ -66,7 +66,7 @@ def test_headers_that_trickle_are_cut_off(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_a_body_that_trickles_is_a_408(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app_module, "BODY_SECONDS", 0.5)
+    monkeypatch.setattr(http_module, "BODY_SECONDS", 0.5)
     with real_server(tmp_path) as address, closing(socket.create_connection(address)) as slow:
         slow.sendall(
             b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

@@ -77,7 +77,6 @@ security headers.  A client that does not read its messages is disconnected (cod
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import logging
@@ -85,7 +84,6 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -93,7 +91,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -104,7 +102,6 @@ from starlette.responses import (
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
-from starlette.websockets import WebSocket
 
 from ..bots import LEVEL_RATINGS
 from ..cards import mask_labels
@@ -118,31 +115,25 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from . import messages, words
+from . import messages, signin, words
 from .database import default_db_url, open_store
+from .http import hub_of, json_body
 from .hub import Hub, shuffle_offer
-from .identity import PLAYER_KEY, Sessions, about, me, shown_name
+from .identity import Sessions, me, shown_name
 from .languages import WEB_WORDS, Speaking, catalogue
 from .ratings import FORMS
-from .requests import UserError, check_name, read_join, read_new_match
-from .schema import PlayerRow
+from .requests import UserError, read_join, read_new_match
 from .security import (
-    JsonError,
     OriginPolicy,
     RateLimits,
     SecurityHeaders,
-    loads,
 )
-from .store import Store
-from .websocket import MAX_MESSAGE, match_socket
+from .websocket import match_socket
 
 log = logging.getLogger("conquian.web")
 
 RATE_LIMIT = "20/minute;200/hour"
 """Per client address: games it may create, and (counted apart) seats it may take."""
-BODY_SECONDS = 20.0
-"""Seconds a request's body has to arrive whole (4 KiB at most: a slow phone takes well
-under one)."""
 STATIC = Path(str(resources.files("conquian.web") / "static"))
 _ = WEB_WORDS.gettext
 
@@ -206,10 +197,9 @@ def create_app(
         Route("/api/games/{match_id}/records/{deal}", download_record),
         Route("/api/games/{match_id}/replay/{deal}", replay),
         Route("/api/lobby", lobby),
-        Route("/api/me", about_me),
-        Route("/api/me", rename_me, methods=["POST"]),
         Route("/api/leaderboard", leaderboard),
         Route("/api/players/{player_id}/games", player_games),
+        *signin.ROUTES,
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),
@@ -224,11 +214,6 @@ def create_app(
     return app
 
 
-def _hub(request: Request | WebSocket) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
 async def _user_error(request: Request, exc: Exception) -> Response:
     status = exc.status if isinstance(exc, UserError) else 400
     headers = exc.headers if isinstance(exc, UserError) else None
@@ -236,98 +221,6 @@ async def _user_error(request: Request, exc: Exception) -> Response:
     # surrogate ("\ud800"): written out as its escape, since it cannot be UTF-8
     message = str(exc).encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": message}, status_code=status, headers=headers)
-
-
-def _client(request: Request) -> str:
-    """The client's address (behind a proxy, the one it forwarded: see server.py)."""
-    return request.client.host if request.client else "unknown"
-
-
-def _limit(request: Request, what: str) -> None:
-    """Count one ``what`` (``create``, ``join``, ``me``: a new name, ``guest``: a new player)
-    by the request's address.
-
-    :raises UserError: 429 over the rate limit.
-    """
-    refused = request.app.state.limits.hit(what, _client(request))
-    if refused is None:
-        return
-    said = {
-        "create": _(
-            "Too many new games from your address (at most {limit}); try again in {seconds} s."
-        ),
-        "join": _("Too many joins from your address (at most {limit}); try again in {seconds} s."),
-    }.get(
-        what,
-        _("Too many requests from your address (at most {limit}); try again in {seconds} s."),
-    )
-    raise UserError(
-        said.format(limit=refused.limit, seconds=refused.retry_after),
-        429,
-        {"Retry-After": str(refused.retry_after)},
-    )
-
-
-async def _body(request: Request, what: str) -> dict[str, Any]:
-    """The JSON object of a POST that ``what`` (``create``, ``join``) a game, once checked.
-
-    :raises UserError: 403 from a page of another site, 415 not JSON, 429 over the rate
-        limit, 413 too large (the rest of the body is not read), 400 not a JSON object.
-    """
-    problem = request.app.state.origins.cross_site(request.headers)
-    if problem is not None:
-        raise UserError(_("Refused: this request comes from {origin}.").format(origin=problem), 403)
-    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if kind != "application/json":
-        raise UserError(
-            _("Send the request body as JSON ({header}).").format(
-                header="Content-Type: application/json"
-            ),
-            415,
-        )
-    _limit(request, what)
-    too_large = UserError(
-        _("The request body is too large (at most {most} bytes).").format(most=MAX_MESSAGE),
-        413,
-        {"Connection": "close"},  # the rest of the body is never read
-    )
-    length = request.headers.get("content-length")
-    if length is not None:
-        length = length.strip()
-        if not (length.isascii() and length.isdigit()):
-            raise UserError(
-                _("The {header} header is not a number.").format(header="Content-Length"),
-                400,
-                {"Connection": "close"},
-            )
-        if len(length) > 9 or int(length) > MAX_MESSAGE:
-            raise too_large
-    raw = bytearray()
-    try:
-        async with asyncio.timeout(BODY_SECONDS):
-            async for chunk in request.stream():  # chunked bodies too: stop at the limit
-                raw += chunk
-                if len(raw) > MAX_MESSAGE:
-                    raise too_large
-    except ClientDisconnect:  # nobody is left to answer: no traceback in the log
-        raise UserError(_("The request body did not arrive whole."), 400) from None
-    except TimeoutError:
-        raise UserError(
-            _("The request body did not arrive whole in {seconds} s.").format(
-                seconds=round(BODY_SECONDS)
-            ),
-            408,
-            {"Connection": "close"},
-        ) from None
-    if not raw.strip():
-        return {}
-    try:
-        data = loads(bytes(raw))
-    except JsonError as exc:
-        raise UserError(exc.words("body")) from None
-    if not isinstance(data, dict):
-        raise UserError(_("The request body must be a JSON object."))
-    return data
 
 
 _MARKED_ELEMENT = re.compile(r'(<(\w+)\b[^>]*\sdata-t="([^"]*)"[^>]*>)(.*?)(</\2>)', re.S)
@@ -388,36 +281,6 @@ async def page_words(request: Request) -> Response:
     )
 
 
-async def about_me(request: Request) -> Response:
-    """``GET /api/me``: the visitor's player (a new guest on his first visit)."""
-    if request.session.get(PLAYER_KEY) is None:
-        _limit(request, "guest")
-    store = _hub(request).store
-    player = await me(request, store)
-    return await _me_answer(store, player)
-
-
-async def rename_me(request: Request) -> Response:
-    """``POST /api/me`` with ``{"name"}``: the visitor's player's name, changed."""
-    body = await _body(request, "me")
-    unknown = set(body) - {"name"}
-    if unknown or not isinstance(body.get("name"), str):
-        raise UserError(_("Send the new name as {field}.").format(field='{"name": "…"}'))
-    name = check_name(body["name"], "")
-    if not name:
-        raise UserError(_("The name may not be empty."))
-    store = _hub(request).store
-    player = await me(request, store)
-    await store.rename_player(player.id, name)
-    return await _me_answer(store, replace(player, name=name))
-
-
-async def _me_answer(store: Store, player: PlayerRow) -> Response:
-    """What ``/api/me`` answers: the player, with his ratings, to himself only."""
-    facts = {**about(player), "ratings": await store.player_ratings(player.id)}
-    return JSONResponse(facts, headers={"Cache-Control": "no-store"})
-
-
 PERIODS = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
 """The leaderboards' periods: who played a rated game in the last week, month, or ever."""
 
@@ -440,9 +303,9 @@ async def leaderboard(request: Request) -> Response:
         )
     span = PERIODS[period]
     since = None if span is None else time.time() - span
-    found = await _hub(request).store.leaderboard(form, since)
+    found = await hub_of(request).store.leaderboard(form, since)
     for row in found:
-        row["name"] = shown_name(PlayerRow(row["id"], row["name"], True, 0.0, 0.0))
+        row["name"] = shown_name(row["id"], row["name"])
     return JSONResponse({"form": form, "period": period, "players": found})
 
 
@@ -457,7 +320,7 @@ async def player_games(request: Request) -> Response:
             before = float(before_text)
         except ValueError:
             raise UserError(_("'before' must be a time, as 'next' gives it.")) from None
-    store = _hub(request).store
+    store = hub_of(request).store
     if len(player_id) > 32 or await store.player(player_id, seen=False) is None:
         raise UserError(_("There is no such player."), 404)
     games = await store.player_games(player_id, before)
@@ -468,9 +331,9 @@ async def player_games(request: Request) -> Response:
 
 
 async def create_match(request: Request) -> Response:
-    asked = read_new_match(await _body(request, "create"))
-    player = await me(request, _hub(request).store)
-    room, token, invitations = await _hub(request).create(asked, player)
+    asked = read_new_match(await json_body(request, "create"))
+    player = await me(request, hub_of(request).store)
+    room, token, invitations = await hub_of(request).create(asked, player)
     answer = {
         "id": room.id,
         "seat": 0,
@@ -482,9 +345,9 @@ async def create_match(request: Request) -> Response:
 
 
 async def join_match(request: Request) -> Response:
-    name, invite = read_join(await _body(request, "join"))
-    player = await me(request, _hub(request).store)
-    room, seat, token = await _hub(request).join(
+    name, invite = read_join(await json_body(request, "join"))
+    player = await me(request, hub_of(request).store)
+    room, seat, token = await hub_of(request).join(
         request.path_params["match_id"], name, invite, player
     )
     return JSONResponse(
@@ -493,7 +356,7 @@ async def join_match(request: Request) -> Response:
 
 
 async def match_info(request: Request) -> Response:
-    hub = _hub(request)
+    hub = hub_of(request)
     room = await hub.get(request.path_params["match_id"], current=True)
     summary = room.views.summary()
     hub.release(room)
@@ -502,7 +365,7 @@ async def match_info(request: Request) -> Response:
 
 async def lobby(request: Request) -> Response:
     """The public games; the names the server made (the computers') in the reader's words."""
-    found = await _hub(request).lobby()
+    found = await hub_of(request).lobby()
     for games in found.values():
         for game in games:
             seats = game["seats"]
@@ -516,7 +379,7 @@ async def lobby(request: Request) -> Response:
 
 async def list_records(request: Request) -> Response:
     match_id = request.path_params["match_id"]
-    found = await _hub(request).records(match_id)
+    found = await hub_of(request).records(match_id)
     return JSONResponse({"deals": [{"deal": deal, "result": result} for deal, result, _ in found]})
 
 
@@ -528,7 +391,7 @@ async def _record(request: Request) -> tuple[int, str]:
         raise UserError(
             _("The deal must be a number, got {deal}.").format(deal=repr(deal_text[:20]))
         )
-    for deal, _result, text in await _hub(request).records(match_id):
+    for deal, _result, text in await hub_of(request).records(match_id):
         if deal == number:
             return deal, text
     raise UserError(
@@ -549,7 +412,7 @@ async def replay(request: Request) -> Response:
     deal, text = await _record(request)
     record = GameRecord.loads(text)
     game = record.to_game()
-    hub = _hub(request)
+    hub = hub_of(request)
     room = await hub.get(request.path_params["match_id"])
     shown = room.views.shown_names()
     hub.release(room)

@@ -147,6 +147,15 @@ class Hub:
         """Done with a match loaded for an HTTP request: drop it if no one is connected."""
         self._evict(room)
 
+    def forget_names(self, match_ids: list[str]) -> None:
+        """The stored names of these matches changed (a player was erased): those in memory
+        that nobody is connected to are dropped, to be read again (one being played keeps
+        the names it has until it is dropped)."""
+        for match_id in match_ids:
+            room = self.rooms.get(match_id)
+            if room is not None:
+                self._evict(room)
+
     def _evict(self, room: Room) -> None:
         """Drop a match nobody is connected to from memory (the database has all of it)."""
         busy = room.bot_task is not None and not room.bot_task.done()

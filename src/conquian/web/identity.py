@@ -9,15 +9,24 @@ Secure on a request that came over https) holds only the player's id; the player
 the database (``players``).  A cookie that does not verify, or names no player, counts as
 none: a new guest is made.
 
+A player with an account (:mod:`.signin`) is signed in on a browser by a *session*: the
+cookie holds a random session id beside the player's id, and the database a hash of it
+(``sessions``).  A cookie of an account whose session has ended (signed out, signed out
+everywhere, erased) counts as none.  Each sign-in starts a new session: the cookie a browser
+had before never carries over.
+
 >>> guest_name(4821)
 'Guest 4821'
->>> shown_name(PlayerRow("k3J", "", True, 0.0, 0.0)) == shown_name(PlayerRow("k3J", "", True, 1.0, 1.0))
+>>> shown_name("k3J", "") == shown_name("k3J", "")
 True
+>>> shown_name("k3J", "Ana")
+'Ana'
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from typing import Any
@@ -35,6 +44,8 @@ _ = WEB_WORDS.gettext
 SESSION_COOKIE = "conquian_session"
 PLAYER_KEY = "player"
 """The session's key for the player's id."""
+SESSION_KEY = "sid"
+"""The session's key for an account's session id."""
 SESSION_DAYS = 400
 """How long the cookie is kept (the most a browser keeps one)."""
 
@@ -45,11 +56,11 @@ def guest_name(number: int) -> str:
     return _("Guest {number}").format(number=number)
 
 
-def shown_name(player: PlayerRow) -> str:
+def shown_name(player_id: str, name: str) -> str:
     """The player's name, or the one made up from his id while he has given none."""
-    if player.name:
-        return player.name
-    digest = hashlib.sha256(player.id.encode()).digest()
+    if name:
+        return name
+    digest = hashlib.sha256(player_id.encode()).digest()
     return guest_name(1000 + int.from_bytes(digest[:4], "big") % 9000)
 
 
@@ -78,11 +89,41 @@ class Sessions:
 
 
 async def current_player(request: Request, store: Store) -> PlayerRow | None:
-    """The player of this request's cookie (None: no cookie, or one that names nobody)."""
+    """The player of this request's cookie (None: no cookie, one that names nobody, or an
+    account's whose session has ended: that cookie is cleared)."""
     found = request.session.get(PLAYER_KEY)
     if not isinstance(found, str) or len(found) > 32:
         return None
-    return await store.player(found)
+    player = await store.player(found)
+    if player is None or player.guest:
+        return player
+    session = request.session.get(SESSION_KEY)
+    if isinstance(session, str) and await store.session_valid(player.id, session):
+        return player
+    request.session.clear()
+    return None
+
+
+async def sign_in(request: Request, store: Store, player_id: str) -> None:
+    """Sign this browser in to an account, under a new session (the one before ends)."""
+    before = request.session.get(SESSION_KEY)
+    session = secrets.token_urlsafe(24)
+    await store.open_session(player_id, session, before if isinstance(before, str) else None)
+    request.session.clear()
+    request.session.update({PLAYER_KEY: player_id, SESSION_KEY: session})
+
+
+async def sign_out(request: Request, store: Store, player_id: str) -> None:
+    """End this browser's session: it is a new guest at its next request."""
+    session = request.session.get(SESSION_KEY)
+    await store.close_sessions(player_id, session if isinstance(session, str) else None, all=False)
+    request.session.clear()
+
+
+def session_id(request: Request) -> str | None:
+    """This browser's session id (None: a guest's cookie)."""
+    found = request.session.get(SESSION_KEY)
+    return found if isinstance(found, str) else None
 
 
 async def me(request: Request, store: Store) -> PlayerRow:
@@ -104,5 +145,37 @@ async def me(request: Request, store: Store) -> PlayerRow:
 
 
 def about(player: PlayerRow) -> dict[str, Any]:
-    """What ``GET /api/me`` answers: the player's own, to himself only."""
-    return {"id": player.id, "name": shown_name(player), "guest": player.guest, "ratings": {}}
+    """What ``GET /api/me`` answers: the player's own, to himself only (his settings too)."""
+    return {
+        "id": player.id,
+        "name": shown_name(player.id, player.name),
+        "named": bool(player.name),
+        "guest": player.guest,
+        "ratings": {},
+        "settings": read_settings(player.settings),
+    }
+
+
+SETTINGS = {
+    "language": str,
+    "deck": ("french", "spanish"),
+    "sound": bool,
+    "autoplay": bool,
+}
+"""The settings kept with a player: the page's language, the deck its cards are drawn in,
+its sounds, and its automatic moves (declining what he cannot use, and the forced moves)."""
+
+
+def read_settings(stored: str | None) -> dict[str, Any]:
+    """A player's stored settings (``{}``: none kept).
+
+    >>> read_settings('{"deck": "spanish"}'), read_settings(None)
+    ({'deck': 'spanish'}, {})
+    """
+    if not stored:
+        return {}
+    try:
+        found = json.loads(stored)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}

@@ -18,7 +18,11 @@ gave them (``games`` holds matches):
 ``ratings``   each player's rating in each game form; ``rating_events`` each rated game's
               change to it
 ``players``   who a visitor is from one visit to the next (a guest until he makes an
-              account); ``seats.player_id`` names the player who sat there
+              account), with his settings; ``seats.player_id`` names the player who sat there
+``sessions``  each browser signed in to an account (a hash of the id its cookie holds)
+``passwords`` an account's login name and its password's Argon2 hash
+``passkeys``  an account's passkeys (WebAuthn credentials: id, public key, signature count)
+``recovery_codes``  a hash of each of an account's unused recovery codes
 
 The tables are made, and a database of an earlier release brought up to date, by the
 migrations (:mod:`.upgrade`, :mod:`conquian.web.migrations`): these definitions are this
@@ -128,6 +132,43 @@ players = Table(
     Column("guest", Boolean, nullable=False, server_default=true()),
     Column("created", Float, nullable=False),
     Column("seen", Float, nullable=False),
+    Column("settings", Text),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+)
+
+passwords = Table(
+    "passwords",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("login", String(64), nullable=False, unique=True),
+    Column("hash", Text, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", String(1400), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("used", Float),
+)
+
+recovery_codes = Table(
+    "recovery_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
 )
 
 actions = Table(
@@ -206,6 +247,8 @@ class PlayerRow:
     guest: bool
     created: float
     seen: float
+    settings: str | None = None
+    """The settings he keeps with his identity (JSON: language, deck, sound, automatic moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,9 +280,9 @@ class MatchRow:
     """La cuenta: each seat's total over the matches played before this one, one the
     rematch of the other (``()``: none before it, or the count started from zero)."""
     count_matches: int = 0
+    """How many matches ``count`` holds."""
     rated: bool = False
     """A game between people that changes their ratings when it ends (:mod:`.ratings`)."""
-    """How many matches ``count`` holds."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -242,6 +242,11 @@ MESSAGE_RATE = parse_many("20/second")[0]
 """Messages one websocket connection may send in a second (a player sends a few a minute)."""
 
 
+SIGN_IN_RATE = "10/minute;60/hour"
+"""Per client address: sign-in attempts (with a password, a passkey or a recovery code) and
+new passwords, while the limits are on."""
+
+
 class RateLimits:
     """Per client address: how many games it may create, and seats it may take, in a while.
 
@@ -260,6 +265,8 @@ class RateLimits:
                 raise ValueError(
                     f"{spec!r} is not a rate such as 30/minute or 10/minute;100/hour"
                 ) from None
+        self.sign_in_items = list(parse_many(SIGN_IN_RATE)) if self.items else []
+        """The limits of sign-in attempts (and new accounts), whatever ``spec`` says."""
         self.words = ", ".join(_rate_words(item) for item in self.items) or "off"
         """The limits in words (``30 per minute``)."""
         storage = MemoryStorage()
@@ -305,10 +312,16 @@ class RateLimits:
         return self._limiter is None or self._messages.hit(MESSAGE_RATE, "message", connection)
 
     def hit(self, what: str, client: str) -> Refused | None:
-        """Count one ``what`` (``create``, ``join``) by ``client``; a :class:`Refused` if over."""
+        """Count one ``what`` (``create``, ``join``, ``signin``...) by ``client``; a
+        :class:`Refused` if over.
+
+        >>> limits = RateLimits("100/minute")
+        >>> [limits.hit("signin", "a") is None for _ in range(11)][-2:]
+        [True, False]
+        """
         if self._limiter is None:
             return None
-        for item in self.items:
+        for item in self.sign_in_items if what == "signin" else self.items:
             if not self._limiter.hit(item, what, client):
                 stats = self._limiter.get_window_stats(item, what, client)
                 wait = max(1, math.ceil(stats.reset_time - time.time()))

@@ -45,6 +45,7 @@ from sqlalchemy import insert, select, true, update
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 
+from .accounts import AccountStorage, player_row
 from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, shown
 from .schema import (
     ActionRow,
@@ -89,7 +90,7 @@ ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
 
 
-class Store(ABC):
+class Store(AccountStorage, ABC):
     """The database of web matches (made by :func:`.database.open_store`).
 
     What both databases do the same way is here, as SQLAlchemy Core run in the storage
@@ -208,7 +209,7 @@ class Store(ABC):
                 seen and now - found.seen > SEEN_EVERY
             ):  # written once in a while, not at each request
                 conn.execute(update(players).where(players.c.id == player_id).values(seen=now))
-        return PlayerRow(found.id, found.name, bool(found.guest), found.created, found.seen)
+        return player_row(found)
 
     async def add_player(self, row: PlayerRow) -> None:
         """Store a new player."""
@@ -235,7 +236,8 @@ class Store(ABC):
 
     async def rate_match(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
         """Rate a finished match: each ``(player id, final balance)``, in seat order.  False
-        if it was rated already (by this process or another), and nothing changes."""
+        if it was rated already (by this process or another), or a player was erased since,
+        and nothing changes."""
         return await self._in_thread(self._rate_now, match_id, form, results)
 
     def _rate_now(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
@@ -246,6 +248,9 @@ class Store(ABC):
                 select(rating_events.c.game_id).where(rating_events.c.game_id == match_id)
             ).first()
             if done is not None:
+                return False
+            known = conn.execute(select(players.c.id).where(players.c.id.in_(ids))).all()
+            if len(known) < len(set(ids)):  # a player erased since he sat down: not rated
                 return False
             found = {
                 r.player_id: r

@@ -13,6 +13,9 @@
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
 //   #/leaderboard[/FORM[/PERIOD]]  the best players of a game form
+//   #/player/ID             a player's profile: name, ratings, games
+//   #/account               who you are: your name, how you sign in, your archive
+//   #/signin                sign in to your account (a passkey, a password, a recovery code)
 //
 // Every sentence of the page goes through the catalogue (words.js: t, tn, th); the words the
 // server builds (the moves, the situation, the end of a deal, errors, the rules) come in the
@@ -20,10 +23,13 @@
 // every language.  How the modules fit together, and how they are checked: docs/web.md.
 
 import { showGame } from "./game/screen.js";
-import { chooseLanguage, drawLanguage, onDeckChoice, onLanguageChoice, onSoundSwitch, watchNetwork } from "./page.js";
+import { onOptionChosen, takeSettings } from "./memory.js";
+import { api, chooseLanguage, defaultDeck, drawLanguage, drawSoundSwitch, keepLanguage, onDeckChoice, onLanguageChoice, onSoundSwitch, watchNetwork } from "./page.js";
+import { showAccount, showSignIn } from "./screens/account.js";
 import { showHome } from "./screens/home.js";
 import { showJoin } from "./screens/join.js";
 import { showLeaderboard } from "./screens/leaderboard.js";
+import { showProfile } from "./screens/profile.js";
 import { showReplay } from "./screens/replay.js";
 import { showRules } from "./screens/rules.js";
 import { loadWords } from "./words.js";
@@ -52,7 +58,13 @@ function route() {
               ? showRules(id || "standard")
               : page === "leaderboard"
                 ? showLeaderboard(id, extra)
-                : showHome();
+                : page === "player" && id
+                  ? showProfile(id)
+                  : page === "account"
+                    ? showAccount(signedIn)
+                    : page === "signin"
+                      ? showSignIn(signedIn)
+                      : showHome();
 }
 
 /** Another language from the menu: kept in a cookie, the page's words fetched and drawn
@@ -64,6 +76,31 @@ async function switchLanguage(code) {
   await loadWords(code);
   drawLanguage();
   if (!(screen && screen.relanguage && screen.relanguage())) route();
+}
+
+/**
+ * The settings kept with the player (GET /api/me, or the answer of a sign-in), here now: the
+ * deck, sound and automatic moves, and the language, in which the page is spoken again.
+ * @param {{language?: string, deck?: string, sound?: boolean, autoplay?: boolean}} settings
+ */
+async function takeKeptSettings(settings) {
+  const changed = takeSettings(settings);
+  defaultDeck();
+  drawSoundSwitch();
+  if (settings.language && settings.language !== document.documentElement.lang) {
+    keepLanguage(settings.language);
+    await loadWords(settings.language);
+    drawLanguage();
+    if (!(screen && screen.relanguage && screen.relanguage())) route();
+  } else if (changed && screen && screen.redraw) screen.redraw();
+}
+
+/** Signed in (or out): the page takes the player's settings and goes where it is sent.
+ * @param {{settings?: Record<string, any>}} me @param {string} [next] */
+async function signedIn(me, next = "#/account") {
+  await takeKeptSettings(me.settings || {});
+  if (location.hash === next) route();
+  else location.hash = next;
 }
 
 watchNetwork();
@@ -78,5 +115,15 @@ onDeckChoice(() => screen && screen.redraw && screen.redraw());
 onSoundSwitch(() => screen && screen.redraw && screen.redraw());
 onLanguageChoice(switchLanguage);
 drawLanguage();
+// each option the player chooses is kept with his player on the server, for his other browsers
+onOptionChosen((name, value) => {
+  api("/api/me/settings", { [name]: value }).catch(() => null);
+});
 window.addEventListener("hashchange", route);
 route();
+api("/api/me")
+  .then(async (/** @type {{guest: boolean, settings: Record<string, any>}} */ me) => {
+    // an account's settings follow him from browser to browser
+    if (!me.guest) await takeKeptSettings(me.settings || {});
+  })
+  .catch(() => null);

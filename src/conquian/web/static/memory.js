@@ -34,6 +34,45 @@
 /** @param {string} key */
 const option = (key) => localStorage.getItem(`conquian.${key}`);
 
+/** Who hears of each option the player chooses (app.js: the server, which keeps them with
+ * his player). @type {(name: string, value: string | boolean) => void} */
+let optionChosen = () => {};
+
+/** @param {(name: string, value: string | boolean) => void} listener */
+export const onOptionChosen = (listener) => (optionChosen = listener);
+
+/** An option the player chose (the language, the deck, sound, automatic moves).
+ * @param {string} name @param {string | boolean} value */
+export const chosen = (name, value) => optionChosen(name, value);
+
+/**
+ * The options kept with the player on the server, here now (the language is the caller's):
+ * whether any changed.
+ * @param {{deck?: string, sound?: boolean, autoplay?: boolean}} settings
+ * @returns {boolean}
+ */
+export function takeSettings(settings) {
+  const kept = {
+    deck: settings.deck,
+    sound: typeof settings.sound === "boolean" ? (settings.sound ? "on" : "off") : undefined,
+    autoplay: typeof settings.autoplay === "boolean" ? (settings.autoplay ? "on" : "off") : undefined,
+  };
+  let changed = false;
+  for (const [name, value] of Object.entries(kept)) {
+    if (value === undefined || option(name) === value) continue;
+    localStorage.setItem(`conquian.${name}`, value);
+    changed = true;
+  }
+  return changed;
+}
+
+/** The options of this browser, as the server keeps them. */
+export const settingsHere = () => ({
+  ...(option("deck") ? { deck: option("deck") } : {}),
+  sound: soundOn(),
+  ...(option("autoplay") ? { autoplay: option("autoplay") === "on" } : {}),
+});
+
 /** The name the player gave last. */
 export const savedName = () => option("name") || "";
 
@@ -44,7 +83,10 @@ export const saveName = (name) => localStorage.setItem("conquian.name", name);
 export const soundOn = () => option("sound") !== "off";
 
 /** @param {boolean} on */
-export const saveSound = (on) => localStorage.setItem("conquian.sound", on ? "on" : "off");
+export const saveSound = (on) => {
+  localStorage.setItem("conquian.sound", on ? "on" : "off");
+  chosen("sound", on);
+};
 
 /** Whether the page declines the cards the player cannot use and makes the moves that leave
  * no choice: as the player chose, else `byDefault` (on against the computer, off between
@@ -53,7 +95,10 @@ export const saveSound = (on) => localStorage.setItem("conquian.sound", on ? "on
 export const autoPlayOption = (byDefault) => (option("autoplay") ? option("autoplay") === "on" : byDefault);
 
 /** @param {boolean} on */
-export const saveAutoPlay = (on) => localStorage.setItem("conquian.autoplay", on ? "on" : "off");
+export const saveAutoPlay = (on) => {
+  localStorage.setItem("conquian.autoplay", on ? "on" : "off");
+  chosen("autoplay", on);
+};
 
 /** The last deal of a game whose summary the player closed.
  * @param {string} id */

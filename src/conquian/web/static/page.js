@@ -2,7 +2,7 @@
 // the notice shown offline, the toast, and the server's HTTP API.  The screens draw into
 // `app`.
 
-import { saveSound, soundOn } from "./memory.js";
+import { chosen, saveSound, soundOn } from "./memory.js";
 import { escapeHTML as esc, language, languages, t } from "./words.js";
 
 /** @import { Deck } from "./cards.js" */
@@ -112,6 +112,7 @@ export function onDeckChoice(changed) {
   defaultDeck();
   deckSelect.addEventListener("change", () => {
     localStorage.setItem(DECK_KEY, deckSelect.value);
+    chosen("deck", deckSelect.value);
     changed();
   });
 }
@@ -123,6 +124,13 @@ const COOKIE = "conquian_lang";
 /** Remember the reader's choice for a year (the server reads it too).
  * @param {string} code */
 export function chooseLanguage(code) {
+  keepLanguage(code);
+  chosen("language", code);
+}
+
+/** Keep the language in the cookie (the server's choice for the player, from his settings).
+ * @param {string} code */
+export function keepLanguage(code) {
   document.cookie = `${COOKIE}=${encodeURIComponent(code)}; path=/; max-age=31536000; SameSite=Lax`;
 }
 

@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-3";
+const CACHE = "conquian-shell-4";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -16,6 +16,7 @@ const SHELL = [
   "/static/app.js",
   "/static/cards.js",
   "/static/fair.js",
+  "/static/passkeys.js",
   "/static/html.js",
   "/static/memory.js",
   "/static/motion.js",
@@ -41,6 +42,8 @@ const SHELL = [
   "/static/screens/home.js",
   "/static/screens/join.js",
   "/static/screens/leaderboard.js",
+  "/static/screens/account.js",
+  "/static/screens/profile.js",
   "/static/screens/lobby.js",
   "/static/screens/replay.js",
   "/static/screens/rules.js",

@@ -8,9 +8,11 @@ import { gamePitch, games, levelWord, levels, seatWords } from "../seats.js";
 import { escapeHTML as esc, language, t, tn } from "../words.js";
 import { formName } from "./leaderboard.js";
 import { loadLobby } from "./lobby.js";
+import { finishedItems } from "./profile.js";
 
 /** @import { Screen } from "../page.js" */
 /** @import { SeatAnswer } from "../protocol.js" */
+/** @import { FinishedGame } from "./profile.js" */
 
 /** Each level's two-player rating, greedy = 1000 (the server writes them into the page).
  * @returns {Record<string, string>} */
@@ -33,14 +35,9 @@ const lengths = () => [
  */
 function showFinished(player) {
   api(`/api/players/${encodeURIComponent(player)}/games`)
-    .then((/** @type {{games: {id: string, ended: number, players: string[], rated: boolean, rating: number[] | null}[]}} */ found) => {
+    .then((/** @type {{games: FinishedGame[]}} */ found) => {
       if (!found.games.length) return;
-      byId("finished-list").innerHTML = found.games
-        .map((g) => {
-          const change = g.rating ? ` <span class="rating">${esc(`${g.rating[0]} → ${g.rating[1]}`)}</span>` : "";
-          return `<li><a href="#/replay/${encodeURIComponent(g.id)}/1">${esc(g.players.join(" · "))}</a>${change} <span class="small">${esc(new Date(g.ended * 1000).toLocaleString(language()))}</span></li>`;
-        })
-        .join("");
+      byId("finished-list").innerHTML = finishedItems(found.games);
       byId("finished").hidden = false;
     })
     .catch(() => null);
@@ -94,7 +91,7 @@ export function showHome() {
       <section class="panel">
         <h2>${esc(t("Your games"))}</h2>
         ${mine.length ? `<ul class="list">${mine.map((g) => `<li><a href="#/g/${g.id}/${g.token}">${esc(g.label)}</a> <span class="small">${esc(new Date(g.at).toLocaleString(language()))}</span></li>`).join("")}</ul>` : `<p class="small">${esc(t("Games you play in this browser are listed here."))}</p>`}
-        <div id="finished" hidden><h3>${esc(t("Finished"))}</h3><ul class="list" id="finished-list"></ul></div>
+        <div id="finished" hidden><h3>${esc(t("Finished"))}</h3><ul class="list" id="finished-list"></ul><p class="small"><a href="#/account" id="keep-link">${esc(t("Keep your games on any device: your account"))}</a></p></div>
       </section>
       <section class="panel" id="lobby">
         <h2>${esc(t("Lobby"))} <button type="button" id="refresh" class="small-btn">${esc(t("Refresh"))}</button></h2>

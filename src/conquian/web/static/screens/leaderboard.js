@@ -64,7 +64,7 @@ export function showLeaderboard(asked, askedPeriod) {
     .then((/** @type {{players: Leader[]}} */ found) => {
       const list = byId("board-list");
       list.innerHTML = found.players.length
-        ? `<ol class="leaders">${found.players.map((p) => `<li><span class="name">${esc(p.name)}</span> <span class="rating">${esc(String(p.rating))}</span> <span class="small">${esc(tn("{count} game", "{count} games", p.games))}</span></li>`).join("")}</ol>`
+        ? `<ol class="leaders">${found.players.map((p) => `<li><a class="name" href="#/player/${encodeURIComponent(p.id)}">${esc(p.name)}</a> <span class="rating">${esc(String(p.rating))}</span> <span class="small">${esc(tn("{count} game", "{count} games", p.games))}</span></li>`).join("")}</ol>`
         : `<p>${esc(t("Nobody yet: play ten rated games to be listed."))}</p>`;
     })
     .catch((err) => {
