@@ -1103,18 +1103,57 @@ def test_the_moves_wait_while_the_page_reconnects(browser: Browser, tmp_path: Pa
         proc.wait(10)
 
 
-def test_a_rated_table_is_made_from_the_home_page_and_the_ratings_are_shown(
+def finish_a_game_against_the_computer(page: Page, server: str, seed: int) -> str:
+    """A one-deal game against the easy computer, made with ``page``'s cookies (its player
+    sits there) and played to its end at random over a websocket of its own."""
+    import random
+
+    from websockets.sync.client import connect
+    from web_helpers import hello, play_to_the_end_of_deal
+
+    rules = "standard,match=n_deals,match_target=1"
+    made = page.request.post(
+        server + "/api/games",
+        data={"mode": "bot", "level": "easy", "rules": rules},
+        headers={"Origin": server},
+    ).json()
+
+    class Socket:  # the websocket as play_to_the_end_of_deal reads and writes it
+        def __init__(self, ws: Any) -> None:
+            self.ws = ws
+
+        def receive_text(self) -> str:
+            return str(self.ws.recv(WAIT_MS / 1000))
+
+        def send_text(self, text: str) -> None:
+            time.sleep(0.06)  # under the server's 20 messages a second (a pace, not a wait)
+            self.ws.send(text)
+
+    address = server.replace("http://", "ws://") + f"/ws/{made['id']}"
+    with connect(address, origin=server) as ws:  # type: ignore[arg-type]
+        ws.send(hello(made["token"]))
+        play_to_the_end_of_deal(Socket(ws), 1, random.Random(seed))
+    return str(made["id"])
+
+
+def test_two_people_rate_a_table_keep_their_players_and_see_them_from_any_browser(
     served: tuple[str, Path], browser: Browser
 ) -> None:
     """Issue 40: Ana makes a rated table from the home page (its *Rated* box) and Ben joins
     it; their games end rated (rated here straight in the store, ten times: playing a rated
     game to its end is tests/test_web_ratings.py's); each home page then says its player's
-    rating, and the leaderboard lists them, the winner first."""
+    rating, and the leaderboard lists them, the winner first.
+
+    Then each keeps his player: Ana with a passkey (Chromium's virtual authenticator), signs
+    out and in with it again; Ben with a password, and signs in on another browser, which
+    shows his name, his rating and his games.  (On ``localhost``: a passkey needs a host
+    name, not an address.)"""
     import asyncio
 
     from conquian.web.database import open_store
 
     server, db = served
+    server = server.replace("127.0.0.1", "localhost")
     contexts = [
         browser.new_context(viewport={"width": 390, "height": 844}, **STILL) for _ in range(2)
     ]
@@ -1168,6 +1207,66 @@ def test_a_rated_table_is_made_from_the_home_page_and_the_ratings_are_shown(
     expect(names).to_have_count(2, timeout=WAIT_MS)
     assert names.all_inner_texts() == ["Ana", "Ben"]
     assert ana.locator(".leaders .rating").all_inner_texts() == [str(s) for s in shown]
-    assert not errors and not csp_violations(ana)
-    for ctx in contexts:
+    for number, page in enumerate((ana, ben)):
+        finish_a_game_against_the_computer(page, server, seed=number)
+
+    # Ana keeps her player with a passkey, signs out, and signs in with it again
+    cdp = contexts[0].new_cdp_session(ana)
+    cdp.send("WebAuthn.enable")
+    authenticator = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )["authenticatorId"]
+    ana.goto(server + "/#/account")
+    ana.click("#add-passkey")
+    codes = ana.locator("#codes li")
+    expect(codes).to_have_count(10, timeout=WAIT_MS)
+    ana.click("#codes-done")
+    expect(ana.locator("#passkey-list li")).to_have_count(1, timeout=WAIT_MS)
+    kept = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})
+    assert len(kept["credentials"]) == 1 and kept["credentials"][0]["isResidentCredential"]
+    ana.click("#sign-out")
+    expect(ana).to_have_url(re.compile(r"#/$"), timeout=WAIT_MS)
+    me = lambda page: page.evaluate("() => fetch('/api/me').then((r) => r.json())")  # noqa: E731
+    assert me(ana)["id"] != ids[0] and me(ana)["guest"] is True
+    ana.goto(server + "/#/signin")
+    ana.click("#passkey-sign-in")
+    expect(ana.locator("#passkey-list li")).to_have_count(1, timeout=WAIT_MS)
+    assert me(ana)["id"] == ids[0] and me(ana)["name"] == "Ana"
+
+    # Ben keeps his with a password, and signs in on another browser (a phone of 360 px)
+    ben.goto(server + "/#/account")
+    ben.click("#password-box summary")
+    ben.fill("#login", "ben.rios")
+    ben.fill("#password", "conquian con la abuela")
+    ben.click("#password-form button[type=submit]")
+    expect(ben.locator("#codes li")).to_have_count(10, timeout=WAIT_MS)
+    phone = browser.new_context(viewport={"width": 360, "height": 640}, **STILL)
+    other = phone.new_page()
+    other.on("pageerror", lambda exc: errors.append(str(exc)))
+    other.goto(server + "/#/signin")
+    other.fill("#login", "Ben.Rios")
+    other.fill("#password", "conquian con la abuela")
+    other.click("#password-sign-in button[type=submit]")
+    expect(other.locator("#me-name")).to_have_value("Ben", timeout=WAIT_MS)
+    other.goto(server + "/")
+    line = other.locator("#my-ratings")
+    expect(line).to_be_visible(timeout=WAIT_MS)
+    assert str(shown[1]) in line.inner_text()
+    expect(other.locator("#finished-list li")).to_have_count(1, timeout=WAIT_MS)
+    other.goto(server + f"/#/player/{ids[1]}")
+    expect(other.locator("#profile h1")).to_have_text("Ben", timeout=WAIT_MS)
+    expect(other.locator("#profile-games li")).to_have_count(1, timeout=WAIT_MS)
+    assert str(shown[1]) in other.locator("table.ratings").inner_text()
+    assert not errors and not csp_violations(ana) and not csp_violations(other)
+    for ctx in [*contexts, phone]:
         ctx.close()
