@@ -129,6 +129,37 @@ def test_a_game_through_nginx_in_front_of_two_processes(proxied: str, pg: TestDa
         request(base, "POST", "/api/games", {"mode": "friend"}, "127.0.0.2")[0] for _ in range(2)
     ]
     assert 429 in statuses, statuses
+    signed_in_through_either_process(base)
+
+
+def signed_in_through_either_process(base: str) -> None:
+    """An account made through the proxy is the same player in every later request, whichever
+    process answers it (the session is in the database, the cookie's key is shared)."""
+    host, port = base.removeprefix("http://").split(":")
+    cookie = ""
+    seen, upstreams = set(), set()
+    for number in range(8):
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        try:
+            headers = {"Content-Type": "application/json", "Origin": base}
+            if cookie:
+                headers["Cookie"] = cookie
+            if number == 0:
+                body = {"login": "nginx.ana", "password": "through the proxy"}
+                conn.request("POST", "/api/account/password", json.dumps(body), headers)
+            else:
+                conn.request("GET", "/api/me", headers=headers)
+            answer = conn.getresponse()
+            data = json.loads(answer.read())
+            assert answer.status == 200, data
+            cookie = (answer.getheader("Set-Cookie") or cookie).split(";", 1)[0] or cookie
+            if number:
+                seen.add((data["id"], data["guest"]))
+        finally:
+            conn.close()
+    upstreams = {u for path, u in routed_requests(FOLDERS[base]) if path == "/api/me"}
+    assert len(seen) == 1 and next(iter(seen))[1] is False, seen
+    assert len(upstreams) == 2, upstreams  # both processes answered
 
 
 def _state(ws: Any, seq: int, seat: int) -> dict[str, Any]:

@@ -62,15 +62,16 @@ export function showProfile(id) {
         }
         <h2>${esc(t("Games"))}</h2>
         <ul class="list" id="profile-games"></ul>
-        <p><button type="button" id="more-games" class="small-btn" hidden>${esc(t("Older games"))}</button></p>`;
+        <p id="no-games" class="small" hidden>${esc(t("No finished games yet."))}</p>
+        <p id="more-games-box" hidden><button type="button" id="more-games">${esc(t("Older games"))}</button></p>`;
       /** @param {number | null} before */
       const page = (before) =>
         api(`/api/players/${encodeURIComponent(id)}/games${before ? `?before=${before}` : ""}`).then((/** @type {{games: FinishedGame[], next: number | null}} */ got) => {
           if (closed) return;
           byId("profile-games").insertAdjacentHTML("beforeend", finishedItems(got.games));
-          const more = byId("more-games");
-          more.hidden = got.next === null;
-          more.onclick = () => page(got.next);
+          byId("no-games").hidden = before !== null || got.games.length > 0;
+          byId("more-games-box").hidden = got.next === null;
+          byId("more-games").onclick = () => page(got.next);
         });
       return page(null);
     })
