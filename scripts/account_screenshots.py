@@ -28,7 +28,7 @@ from conquian.web.schema import PlayerRow
 OUT = Path(__file__).resolve().parent.parent / "docs" / "images"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-PHONES = {"390": (390, 844), "360": (360, 640)}
+PHONES = {"390": {"width": 390, "height": 844}, "360": {"width": 360, "height": 640}}
 
 
 def shot(page: Page, name: str, full: bool = False) -> None:
@@ -49,7 +49,9 @@ def rate(db: str, player: str) -> None:
             for number in range(10):
                 balances = rng.sample([2, -1, -1], 3)
                 ids = [player, "rival-one", "rival-two"]
-                await store.rate_match(f"shot-{number}", "tercerilla", list(zip(ids, balances, strict=True)))
+                await store.rate_match(
+                    f"shot-{number}", "tercerilla", list(zip(ids, balances, strict=True))
+                )
         finally:
             await store.close()
 
@@ -88,7 +90,7 @@ def main() -> int:
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            lupe = browser.new_context(viewport=dict(zip(("width", "height"), PHONES["390"])))
+            lupe = browser.new_context(viewport=PHONES["390"])
             page = lupe.new_page()
             page.goto(base + "/?lang=es#/account")
             page.wait_for_selector("#add-passkey")
@@ -108,7 +110,7 @@ def main() -> int:
             finish_a_game(page, base)
             page.goto(base + "/?lang=es#/account")
             page.wait_for_selector("#sign-out")
-            small = browser.new_context(viewport=dict(zip(("width", "height"), PHONES["360"])))
+            small = browser.new_context(viewport=PHONES["360"])
             other = small.new_page()
             other.goto(base + "/?lang=es#/signin")
             other.wait_for_selector("#password-sign-in")

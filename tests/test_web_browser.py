@@ -1108,8 +1108,8 @@ def finish_a_game_against_the_computer(page: Page, server: str, seed: int) -> st
     sits there) and played to its end at random over a websocket of its own."""
     import random
 
-    from websockets.sync.client import connect
     from web_helpers import hello, play_to_the_end_of_deal
+    from websockets.sync.client import connect
 
     rules = "standard,match=n_deals,match_target=1"
     made = page.request.post(
