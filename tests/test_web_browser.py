@@ -367,7 +367,7 @@ def test_full_game_against_the_computer(served: tuple[str, Path], browser: Brows
     assert page.locator("#rp-words .chip").count() >= 1
     # the home page lists the finished game, as the server keeps it for this player (issue 40)
     page.goto(server + "/")
-    finished = page.locator("#finished-list li a")
+    finished = page.locator("#finished-list li a[href^='#/replay/']")
     expect(finished).to_have_count(1, timeout=WAIT_MS)
     assert finished.first.inner_text() == "Ana · Computer (easy)"
     finished.first.click()
@@ -389,6 +389,7 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
     ana.goto(server + "/")
     ana.fill("#name", "Ana")
     ana.check("#public")  # listed in the lobby, so that Ben finds it there
+    ana.check("#rated")  # and it counts for their ratings
     ana.click("#play-friend")
     invite = ana.locator("#invite-table")  # the table's link: Ben's seat, the one free
     expect(invite).to_have_value(re.compile(r"#/join/"), timeout=WAIT_MS)
@@ -437,6 +438,23 @@ def test_two_browsers_play_a_friend_game_with_a_spectator_and_a_rematch(
         expect(check).to_have_attribute("data-ok", "true", timeout=WAIT_MS)
         expect(check).to_contain_text("your browser's seed was mixed into the shuffle")
         expect(check).to_contain_text("the seeds deal exactly the hand you were dealt")
+    # the game was rated: the winner's skill estimate rose and the loser's fell (a draw: both
+    # about where they were), and each page's home says its player's rating
+    events = sqlite_database(db).query(
+        "select e.place, r.mu from rating_events e join ratings r on r.player_id = e.player_id"
+        " and r.form = e.form where e.game_id = %s order by e.place",
+        game_id,
+    )
+    assert len(events) == 2, events
+    if events[0][0] == events[1][0]:
+        assert abs(events[0][1] - 25) < 1 and abs(events[1][1] - 25) < 1, events
+    else:
+        assert events[0][1] > 25 > events[1][1], events
+    ratings_shown = [
+        page.evaluate("() => fetch('/api/me').then((r) => r.json())")["ratings"]["classic"]
+        for page in (ana, ben)
+    ]
+    assert all(r["games"] == 1 and r["provisional"] for r in ratings_shown), ratings_shown
     # rematch: Ana asks, both end up in the new game; it is dealt once Ben is there too, and
     # la cuenta (the count) goes on in it from this match's score
     scores = [ana.locator(f"#score-{p}").inner_text() for p in (0, 1)]

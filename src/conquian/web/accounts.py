@@ -22,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import RecordError
 from ..records import GameRecord
-from .ratings import PROVISIONAL_GAMES, shown
+from .ratings import rating_facts
 from .schema import (
     PlayerRow,
     hash_token,
@@ -300,12 +300,7 @@ class AccountStorage:
             if found is None:
                 return None
             forms = {
-                r.form: {
-                    "rating": shown(r.mu, r.sigma),
-                    "games": r.games,
-                    "wins": r.wins,
-                    "provisional": r.games < PROVISIONAL_GAMES,
-                }
+                r.form: rating_facts(r)
                 for r in conn.execute(select(ratings).where(ratings.c.player_id == player_id))
             }
             finished = conn.execute(

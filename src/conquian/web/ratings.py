@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -57,6 +58,17 @@ def _model() -> PlackettLuce:
 def shown(mu: float, sigma: float) -> int:
     """A rating on the familiar scale."""
     return round(1500 + 20 * (mu - 3 * sigma))
+
+
+def rating_facts(row: Any) -> dict[str, Any]:
+    """A rating (a row of ``ratings``) as answers show it: on the familiar scale, with its
+    games and wins."""
+    return {
+        "rating": shown(row.mu, row.sigma),
+        "games": row.games,
+        "wins": row.wins,
+        "provisional": row.games < PROVISIONAL_GAMES,
+    }
 
 
 def places(balances: Sequence[int]) -> list[int]:

@@ -46,7 +46,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 
 from .accounts import AccountStorage, player_row
-from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, shown
+from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, rating_facts, shown
 from .schema import (
     ActionRow,
     DealRow,
@@ -71,16 +71,6 @@ from .upgrade import upgrade
 __all__ = ["SqliteStore", "Store"]
 
 _T = TypeVar("_T")
-
-
-def rating_facts(row: Any) -> dict[str, Any]:
-    """A rating as answers show it: on the familiar scale, with its games and wins."""
-    return {
-        "rating": shown(row.mu, row.sigma),
-        "games": row.games,
-        "wins": row.wins,
-        "provisional": row.games < PROVISIONAL_GAMES,
-    }
 
 
 SEEN_EVERY = 3600.0
