@@ -284,3 +284,36 @@ def test_no_answer_shows_one_player_s_private_data_to_another(app: TestClient) -
                 assert secret not in answer.text, (answer.url, secret)
             assert "settings" not in answer.text or answer.url.path == "/api/me"
         assert json.loads(seen[4].text)["settings"] == {}  # Ben's own: none
+
+
+def test_a_player_signed_in_elsewhere_takes_his_seat_without_its_token(
+    app: TestClient, database: TestDatabase
+) -> None:
+    """``{"type": "hello", "mine": true}``: the seat of the cookie's player, from any browser
+    he is signed in on (his finished game's review there too); anyone else watches."""
+    with browser(app) as home, browser(app) as phone, browser(app) as stranger:
+        make_account(home, "Lupe", "lupe")
+        with home.using() as client:
+            game_id = finished_bot_game(client, seed=4)
+        phone.post("/api/signin/password", json={"login": "lupe", "password": PASSWORD})
+
+        def hello_mine(who: Browser) -> list[dict[str, Any]]:
+            with who.using() as client, client.websocket_connect(f"/ws/{game_id}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "mine": True}))
+                said = [json.loads(ws.receive_text())]
+                while said[-1]["type"] != "state":
+                    said.append(json.loads(ws.receive_text()))
+                if said[-1]["seat"] == 0 and database.kind == "sqlite":  # (a review: 2 s)
+                    ws.send_text(json.dumps({"type": "review", "deal": 1}))
+                    while said[-1]["type"] != "review":
+                        said.append(json.loads(ws.receive_text()))
+                        assert said[-1]["type"] != "error", said[-1]
+                return said
+
+        mine = hello_mine(phone)
+        assert next(m for m in mine if m["type"] == "state")["seat"] == 0
+        if database.kind == "sqlite":  # the review, worked out for his seat
+            assert mine[-1]["type"] == "review" and mine[-1]["decisions"], mine[-1]
+        watching = hello_mine(stranger)
+        assert watching[0]["type"] == "error" and "watching" in watching[0]["message"]
+        assert watching[-1]["type"] == "state" and watching[-1]["seat"] is None

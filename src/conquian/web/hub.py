@@ -308,19 +308,30 @@ class Hub:
 
     # ------------------------------------------------------------------ connections
 
-    async def hello(self, room: Room, conn: Conn, hello: Hello) -> Room:
-        """Seat a connection by its token (a spectator without one), take its seed for the
-        shuffle, and send it the match; returns the room it joined (the match may have been
-        loaded again meanwhile)."""
+    async def hello(
+        self, room: Room, conn: Conn, hello: Hello, player_id: str | None = None
+    ) -> Room:
+        """Seat a connection by its token, or (``hello.mine``) by the visitor's player
+        ``player_id`` (a spectator without either), take its seed for the shuffle, and send
+        it the match; returns the room it joined (the match may have been loaded again
+        meanwhile)."""
         if hello.lang is not None:
             conn.lang = hello.lang
         conn.deltas = hello.deltas
         with speaking(conn.lang):
-            conn.seat = await self.seat_of(room, hello.token)
+            if hello.token or not hello.mine:
+                conn.seat = await self.seat_of(room, hello.token)
+            else:
+                conn.seat = await self.seat_of_player(room, player_id)
             if conn.seat == 0 and hello.token:  # the creator: told the invitations
                 conn.invites = room.live.invitations(hello.token, taken=True)
             if hello.token and conn.seat is None:
                 said = _("This link's seat token is not valid for this game; you are watching it.")
+                conn.send({"type": "error", "message": said})
+            elif hello.mine and conn.seat is None:
+                said = _(
+                    "You have no seat at this game (or you are not signed in as the player who sat there); you are watching it."
+                )
                 conn.send({"type": "error", "message": said})
         room = await self.greet(room, conn.seat, hello.seed)
         return await self.connect(room, conn)
@@ -333,6 +344,18 @@ class Hub:
             async with room.lock:
                 await self.sync.catch_up_and_show(room)
             seat = room.live.seat_for(token)
+        return seat
+
+    async def seat_of_player(self, room: Room, player_id: str | None) -> int | None:
+        """The seat this player sat in (None: none, or no player), reading the match again
+        first if this copy does not know it."""
+        if player_id is None:
+            return None
+        seat = room.live.seat_of_player(player_id)
+        if seat is None and self.sync.shared:
+            async with room.lock:
+                await self.sync.catch_up_and_show(room)
+            seat = room.live.seat_of_player(player_id)
         return seat
 
     async def greet(self, room: Room, seat: int | None, seed: str | None) -> Room:

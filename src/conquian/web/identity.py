@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .languages import WEB_WORDS
@@ -88,7 +88,7 @@ class Sessions:
         await (self.secure if secure else self.plain)(scope, receive, send)
 
 
-async def current_player(request: Request, store: Store) -> PlayerRow | None:
+async def current_player(request: HTTPConnection, store: Store) -> PlayerRow | None:
     """The player of this request's cookie (None: no cookie, one that names nobody, or an
     account's whose session has ended: that cookie is cleared)."""
     found = request.session.get(PLAYER_KEY)

@@ -396,6 +396,13 @@ class LiveMatch:
                 return s.seat
         return None
 
+    def seat_of_player(self, player_id: str) -> int | None:
+        """The (first) seat this player sat in, or None."""
+        for s in self.seats:
+            if s.player_id == player_id:
+                return s.seat
+        return None
+
     def invitations(self, token: str, *, taken: bool = False) -> dict[int, str]:
         """The invitation code of each free seat (``taken``: of the taken ones too), for the
         creator whose token is ``token`` (none for another token)."""

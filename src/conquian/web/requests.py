@@ -209,6 +209,9 @@ class Hello:
     """The language of the words it is sent, if it asked for one."""
     deltas: bool
     """It wants the moves of the deal as what changed (:meth:`.conn.Conn.send_state`)."""
+    mine: bool = False
+    """Without a token: the seat of the visitor's player (his cookie's), from any browser he
+    is signed in on."""
 
 
 def read_hello(data: dict[str, Any]) -> Hello:
@@ -224,6 +227,7 @@ def read_hello(data: dict[str, Any]) -> Hello:
         seed=None if seed is None else check_seed(seed),
         lang=negotiate([lang[:40]]) if isinstance(lang, str) and lang.strip() else None,
         deltas=data.get("deltas") is True,
+        mine=data.get("mine") is True,
     )
 
 

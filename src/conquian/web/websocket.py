@@ -3,7 +3,8 @@ sent, and the limits one connection lives within (a hello in :data:`HELLO_SECOND
 connections per address and messages a second, the longest message).
 
 The client's first message says who it is: ``{"type": "hello", "token": ...}`` for a seat,
-``{"type": "hello"}`` to watch; every problem is answered with an error message, and the
+``{"type": "hello", "mine": true}`` for the seat of its cookie's player (from any browser he
+signs in on), ``{"type": "hello"}`` to watch; every problem is answered with an error message, and the
 connection goes on.
 """
 
@@ -20,6 +21,7 @@ from ..present.i18n import speaking
 from . import messages
 from .conn import Conn
 from .hub import Hub
+from .identity import current_player
 from .languages import SCOPE_KEY, WEB_WORDS
 from .requests import UserError, echo_id, read_hello
 from .room import Room
@@ -124,7 +126,9 @@ async def _serve_socket(
                     said = _("Too many messages: at most {most} a second.")
                     conn.send({"type": "error", "message": said.format(most=MESSAGE_RATE.amount)})
                     continue
-                room, greeted = await _message(hub, room, conn, message, greeted, missing)
+                room, greeted = await _message(
+                    hub, room, conn, message, greeted, missing, websocket
+                )
     except WebSocketDisconnect:
         pass
     finally:
@@ -158,7 +162,13 @@ async def _close_silent(websocket: WebSocket, conn: Conn) -> None:
 
 
 async def _message(
-    hub: Hub, room: Room | None, conn: Conn, message: Message, greeted: bool, missing: str
+    hub: Hub,
+    room: Room | None,
+    conn: Conn,
+    message: Message,
+    greeted: bool,
+    missing: str,
+    websocket: WebSocket,
 ) -> tuple[Room | None, bool]:
     """One message from the client, answered in the connection's language; returns the match
     and whether the client has said hello."""
@@ -182,7 +192,11 @@ async def _message(
         if isinstance(data, dict) and data.get("type") == "hello":
             if greeted:
                 raise UserError(_("This connection has said hello already."))
-            room = await hub.hello(room, conn, read_hello(data))
+            hello = read_hello(data)
+            player = None
+            if hello.mine and not hello.token:  # the seat of the cookie's player
+                player = await current_player(websocket, hub.store)
+            room = await hub.hello(room, conn, hello, None if player is None else player.id)
             greeted = True
         elif not greeted:
             raise UserError(

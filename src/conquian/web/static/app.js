@@ -10,6 +10,8 @@
 //   #/join/ID/CODE          take the seat of an invitation (the code is a secret like the
 //                           token: it stays in the fragment and goes only in the join's body)
 //   #/watch/ID              watch a game (public information only)
+//   #/mine/ID               play the seat the visitor's player sat in (he is known by his
+//                           cookie: any browser he signs in on), its review too
 //   #/replay/ID/DEAL        step through a finished deal
 //   #/rules[/SPEC]          how to play (a game's own rules with its spec)
 //   #/leaderboard[/FORM[/PERIOD]]  the best players of a game form
@@ -39,32 +41,29 @@ import { loadWords } from "./words.js";
 /** The screen shown now. @type {Screen | null} */
 let screen = null;
 
+/** Each route's screen, from the parts of the address's fragment after its first (null:
+ * the parts do not make one, and the home page is shown).
+ * @type {Record<string, (id: string | undefined, extra: string | undefined) => Screen | null>} */
+const SCREENS = {
+  g: (id, extra) => (id && extra ? showGame(id, extra) : null),
+  watch: (id) => (id ? showGame(id, null) : null),
+  mine: (id) => (id ? showGame(id, null, true) : null),
+  join: (id, extra) => (id ? showJoin(id, extra || null) : null),
+  replay: (id, extra) => (id && extra ? showReplay(id, extra) : null),
+  rules: (id) => showRules(id || "standard"),
+  leaderboard: (id, extra) => showLeaderboard(id, extra),
+  player: (id) => (id ? showProfile(id) : null),
+  account: () => showAccount(signedIn),
+  signin: () => showSignIn(signedIn),
+};
+
 /** Show the screen of the address's fragment (the one shown before is closed). */
 function route() {
   if (screen) screen.close();
   document.body.classList.remove("playing");
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const [page, id, extra] = parts;
-  screen =
-    page === "g" && id && extra
-      ? showGame(id, extra)
-      : page === "watch" && id
-        ? showGame(id, null)
-        : page === "join" && id
-          ? showJoin(id, extra || null)
-          : page === "replay" && id && extra
-            ? showReplay(id, extra)
-            : page === "rules"
-              ? showRules(id || "standard")
-              : page === "leaderboard"
-                ? showLeaderboard(id, extra)
-                : page === "player" && id
-                  ? showProfile(id)
-                  : page === "account"
-                    ? showAccount(signedIn)
-                    : page === "signin"
-                      ? showSignIn(signedIn)
-                      : showHome();
+  screen = (Object.hasOwn(SCREENS, page) && SCREENS[page](id, extra)) || showHome();
 }
 
 /** Another language from the menu: kept in a cookie, the page's words fetched and drawn

@@ -289,7 +289,7 @@ export {};
 /**
  * The page's messages: who it is, a move, a seed for the next shuffle, a hint, a rematch, a
  * review, another language.
- * @typedef {{type: "hello", lang: string, deltas: boolean, token?: string, seed?: string}
+ * @typedef {{type: "hello", lang: string, deltas: boolean, token?: string, mine?: boolean, seed?: string}
  *   | {type: "act", action: string, id: number}
  *   | {type: "seed", deal: number, seed: string}
  *   | {type: "hint"} | {type: "rematch", count?: "keep" | "reset"} | {type: "review", deal: number}

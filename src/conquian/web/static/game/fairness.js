@@ -52,14 +52,16 @@ export function followShuffle(id, m, msg, send, checked) {
  * @param {string | null} token
  * @param {string} lang
  * @param {ShuffleMemory} m
+ * @param {boolean} [mine]  the seat of the visitor's player, known by his cookie
  * @returns {ClientMessage}
  */
-export function hello(id, token, lang, m) {
+export function hello(id, token, lang, m, mine = false) {
   // deltas: each state brings the moves of the deal from where the last one differs only
   /** @type {ClientMessage} */
   const said = { type: "hello", lang, deltas: true };
-  if (token) {
-    said.token = token;
+  if (token || mine) {
+    if (token) said.token = token;
+    else said.mine = true;
     said.seed = newSeed();
     m.seeds.push(said.seed);
     saveShuffleMemory(id, m);

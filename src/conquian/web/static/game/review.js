@@ -4,6 +4,7 @@
 // words.  Functions of the state, as HTML.
 
 import { words } from "../html.js";
+import { playsASeat } from "./state.js";
 import { escapeHTML as esc, language, t } from "../words.js";
 
 /** @import { LastDeal, ReviewDecision } from "../protocol.js" */
@@ -17,7 +18,7 @@ import { escapeHTML as esc, language, t } from "../words.js";
  */
 export function reviewPart(game, last, deck) {
   const s = game.state;
-  if (!s || s.seat === null || !game.token || (!s.game.hints && !s.match.over)) return "";
+  if (!s || s.seat === null || !playsASeat(game) || (!s.game.hints && !s.match.over)) return "";
   const r = game.review && game.review.deal === last.deal ? game.review : null;
   if (!r) return `<div class="review" id="review"><button id="btn-review">${esc(t("Review my moves"))}</button></div>`;
   if (r.type !== "review") {

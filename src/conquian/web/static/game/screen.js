@@ -20,10 +20,12 @@ import {
   newEvents,
   newGame,
   noted,
+  playsASeat,
   receiveError,
   receiveHint,
   receiveReview,
   receiveState,
+  seatLink,
   sent,
   withoutHint,
 } from "./state.js";
@@ -56,11 +58,12 @@ function cue(before, msg) {
 
 /**
  * @param {string} id  the game
- * @param {string | null} token  the seat's secret (null: watch the game)
+ * @param {string | null} token  the seat's secret (null: watch the game, or play mine)
+ * @param {boolean} [mine]  play the seat of the visitor's player (no token)
  * @returns {Screen}
  */
-export function showGame(id, token) {
-  let game = newGame(id, token, seenDeal(id));
+export function showGame(id, token, mine = false) {
+  let game = newGame(id, token, seenDeal(id), mine);
   let shown = true;
   const fair = shuffleMemory(id);
   const listening = new AbortController();
@@ -124,7 +127,7 @@ export function showGame(id, token) {
       // who we are: the seat token goes in the first message, never in the URL, with this
       // browser's seed for the shuffle of the deal being shuffled, and the language of the
       // words we want
-      return hello(id, token, language(), fair);
+      return hello(id, token, language(), fair, game.mine);
     },
     state: (msg) => {
       const before = game.state;
@@ -132,8 +135,8 @@ export function showGame(id, token) {
       cue(before, msg);
       followDeck(msg.game.deck);
       followShuffle(id, fair, msg, send, draw);
-      if (msg.game.rematch && game.askedRematch && game.token) {
-        location.hash = `#/g/${msg.game.rematch}/${game.token}`;
+      if (msg.game.rematch && game.askedRematch && playsASeat(game)) {
+        location.hash = seatLink(game, msg.game.rematch);
         return;
       }
       draw();

@@ -43,7 +43,9 @@ import { events as readEvents } from "./events.js";
  * makes a new one (the functions below).
  * @typedef {object} GameState
  * @property {string} id
- * @property {string | null} token  this seat's secret (null: watching)
+ * @property {string | null} token  this seat's secret (null: watching, or mine)
+ * @property {boolean} mine  the seat is the one the visitor's player sat in (no token: the
+ *   server knows him by his cookie, on any browser he signs in on)
  * @property {StateMessage | null} state  the last state received, its lists whole
  * @property {StateMessage | null} endedFrom  the last state seen of a deal that ended (shown
  *   until the player continues)
@@ -71,12 +73,14 @@ import { events as readEvents } from "./events.js";
  * @param {string} id
  * @param {string | null} token
  * @param {number} seenDeal
+ * @param {boolean} [mine]  the visitor's player's seat, without its token
  * @returns {GameState}
  */
-export function newGame(id, token, seenDeal) {
+export function newGame(id, token, seenDeal, mine = false) {
   return {
     id,
     token,
+    mine: mine && !token,
     state: null,
     endedFrom: null,
     selected: new Set(),
@@ -383,3 +387,11 @@ export function onlyMove(game) {
   const legal = s.obs.legal_actions;
   return legal.length === 1 ? legal[0] : null;
 }
+
+/** Whether the page plays a seat (by its token, or as the visitor's player).
+ * @param {GameState} game */
+export const playsASeat = (game) => !!(game.token || game.mine);
+
+/** The address of this seat in another match of the same players (the rematch).
+ * @param {GameState} game @param {string} id */
+export const seatLink = (game, id) => (game.token ? `#/g/${id}/${game.token}` : `#/mine/${id}`);

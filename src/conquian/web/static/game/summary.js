@@ -6,7 +6,7 @@
 import { card, melds, words } from "../html.js";
 import { escapeHTML as esc, t, th, tn } from "../words.js";
 import { reviewPart } from "./review.js";
-import { summaryPending } from "./state.js";
+import { playsASeat, seatLink, summaryPending } from "./state.js";
 
 /** @import { LastDeal, MatchFacts } from "../protocol.js" */
 /** @import { ShuffleCheck } from "../memory.js" */
@@ -62,14 +62,14 @@ export function matchOverButtons(game) {
   if (g.mode === "lesson") {
     // the guided first hand's end: a real game, or the lesson again
     return `<div class="over-buttons"><a class="button primary lesson-done" href="#/">${esc(t("Play a real game"))}</a>
-      ${game.token && !g.rematch ? `<button class="btn-rematch" data-count="reset">${esc(t("The lesson again"))}</button>` : ""}
-      ${g.rematch && game.token ? `<a class="button go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("The lesson again"))}</a>` : ""}</div>`;
+      ${playsASeat(game) && !g.rematch ? `<button class="btn-rematch" data-count="reset">${esc(t("The lesson again"))}</button>` : ""}
+      ${g.rematch && playsASeat(game) ? `<a class="button go-rematch" href="${seatLink(game, g.rematch)}">${esc(t("The lesson again"))}</a>` : ""}</div>`;
   }
   const rematch = g.rematch
-    ? game.token
-      ? `<a class="button primary go-rematch" href="#/g/${g.rematch}/${game.token}">${esc(t("Go to the rematch"))}</a>`
+    ? playsASeat(game)
+      ? `<a class="button primary go-rematch" href="${seatLink(game, g.rematch)}">${esc(t("Go to the rematch"))}</a>`
       : `<a class="button" href="#/watch/${g.rematch}">${esc(t("Watch the rematch"))}</a>`
-    : game.token
+    : playsASeat(game)
       ? `<button class="primary btn-rematch" data-count="keep">${esc(t("Rematch"))}</button>
          <button class="btn-rematch" data-count="reset">${esc(t("Rematch, the count from zero"))}</button>`
       : "";

@@ -37,7 +37,7 @@ function showFinished(player) {
   api(`/api/players/${encodeURIComponent(player)}/games`)
     .then((/** @type {{games: FinishedGame[]}} */ found) => {
       if (!found.games.length) return;
-      byId("finished-list").innerHTML = finishedItems(found.games);
+      byId("finished-list").innerHTML = finishedItems(found.games, true);
       byId("finished").hidden = false;
     })
     .catch(() => null);

@@ -26,13 +26,16 @@ import { formName } from "./leaderboard.js";
  * @property {number[] | null} rating  [before, after] in a rated game
  */
 
-/** A page of finished games as list items.
- * @param {FinishedGame[]} games */
-export const finishedItems = (games) =>
+/** A page of finished games as list items: each one's replay and record, and (``mine``: the
+ * reader's own games) his seat of it, with the review of his moves.
+ * @param {FinishedGame[]} games @param {boolean} mine */
+export const finishedItems = (games, mine) =>
   games
     .map((g) => {
+      const id = encodeURIComponent(g.id);
       const change = g.rating ? ` <span class="rating">${esc(`${g.rating[0]} → ${g.rating[1]}`)}</span>` : "";
-      return `<li><a href="#/replay/${encodeURIComponent(g.id)}/1">${esc(g.players.join(" · "))}</a>${change} <span class="small">${esc(new Date(g.ended * 1000).toLocaleString(language()))}</span> <a class="small" href="/api/games/${encodeURIComponent(g.id)}/records/1" download>${esc(t("Record"))}</a></li>`;
+      const review = mine ? ` <a class="small" href="#/mine/${id}">${esc(t("Review my moves"))}</a>` : "";
+      return `<li><a href="#/replay/${id}/1">${esc(g.players.join(" · "))}</a>${change} <span class="small">${esc(new Date(g.ended * 1000).toLocaleString(language()))}</span>${review} <a class="small" href="/api/games/${id}/records/1" download>${esc(t("Record"))}</a></li>`;
     })
     .join("");
 
@@ -68,7 +71,7 @@ export function showProfile(id) {
       const page = (before) =>
         api(`/api/players/${encodeURIComponent(id)}/games${before ? `?before=${before}` : ""}`).then((/** @type {{games: FinishedGame[], next: number | null}} */ got) => {
           if (closed) return;
-          byId("profile-games").insertAdjacentHTML("beforeend", finishedItems(got.games));
+          byId("profile-games").insertAdjacentHTML("beforeend", finishedItems(got.games, me.id === found.id));
           byId("no-games").hidden = before !== null || got.games.length > 0;
           byId("more-games-box").hidden = got.next === null;
           byId("more-games").onclick = () => page(got.next);
