@@ -3,8 +3,9 @@ Chromium, in Spanish, at phone sizes and on a desktop: python scripts/account_sc
 
 Lupe arrives as a guest (the account page offers to keep her player), keeps it with a
 password (her ten recovery codes shown once), and looks at her account, the sign-in page of
-another phone, and her profile (a finished game against the computer, and ratings written
-straight to the store: ten rated games of tercerilla).
+another phone, her profile there (a finished game against the computer, and ratings written
+straight to the store: ten rated games of tercerilla), and the review of her moves in that
+game, opened on that phone from her profile (her seat, known by her cookie).
 """
 
 from __future__ import annotations
@@ -123,6 +124,11 @@ def main() -> int:
             other.goto(base + f"/?lang=es#/player/{me['id']}")
             other.wait_for_selector("table.ratings")
             shot(other, "360-profile")
+            other.click("#profile-games a[href^='#/mine/']")
+            other.click("#btn-review", timeout=20000)
+            other.wait_for_selector("#review[data-state=done]", timeout=20000)
+            other.locator("#review").scroll_into_view_if_needed()
+            shot(other, "360-review")
             desk = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
             desk.goto(base + f"/?lang=es#/player/{me['id']}")
             desk.wait_for_selector("table.ratings")

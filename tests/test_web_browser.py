@@ -1281,6 +1281,12 @@ def test_two_people_rate_a_table_keep_their_players_and_see_them_from_any_browse
     expect(line).to_be_visible(timeout=WAIT_MS)
     assert str(shown[1]) in line.inner_text()
     expect(other.locator("#finished-list li")).to_have_count(1, timeout=WAIT_MS)
+    # his seat of that game, without its token (known by his cookie), and its review
+    other.click("#finished-list a[href^='#/mine/']")
+    other.click("#btn-review", timeout=WAIT_MS)
+    expect(other.locator("#review[data-state=done] .review-moves li").first).to_be_visible(
+        timeout=WAIT_MS
+    )
     other.goto(server + f"/#/player/{ids[1]}")
     expect(other.locator("#profile h1")).to_have_text("Ben", timeout=WAIT_MS)
     expect(other.locator("#profile-games li")).to_have_count(1, timeout=WAIT_MS)
