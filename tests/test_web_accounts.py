@@ -6,7 +6,6 @@ its games, anonymised; no answer shows one player's private data to another."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import logging
@@ -14,18 +13,15 @@ import zipfile
 from collections.abc import Iterator
 from typing import Any
 
-import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import TestDatabase, finished_bot_game
+from web_helpers import PASSWORD, Browser, TestDatabase, finished_bot_game, make_account
 
 from conquian.records import GameRecord
 from conquian.web.app import create_app
 from conquian.web.identity import SESSION_COOKIE
 
 SECRET = "accounts-test-key"
-PASSWORD = "tamales de elote 7"
-ORIGIN = {"Origin": "http://testserver"}
 
 
 @pytest.fixture
@@ -35,50 +31,8 @@ def app(database: TestDatabase) -> Iterator[TestClient]:
         yield client
 
 
-class Browser:
-    """One browser: its own cookies, the server's page as its origin."""
-
-    def __init__(self, server: TestClient) -> None:
-        self.server = server
-        self.cookies = httpx.Cookies()
-
-    def __enter__(self) -> Browser:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def request(self, method: str, path: str, **options: Any) -> httpx.Response:
-        with self.using() as client:
-            headers = {**ORIGIN, **options.pop("headers", {})}
-            return client.request(method, path, headers=headers, **options)
-
-    def get(self, path: str, **options: Any) -> httpx.Response:
-        return self.request("GET", path, **options)
-
-    def post(self, path: str, **options: Any) -> httpx.Response:
-        return self.request("POST", path, **options)
-
-    @contextlib.contextmanager
-    def using(self) -> Iterator[TestClient]:
-        """The server's client, holding this browser's cookies while it is used."""
-        self.server.cookies = self.cookies
-        try:
-            yield self.server
-        finally:
-            self.cookies = httpx.Cookies(self.server.cookies)
-
-
 def browser(server: TestClient) -> Browser:
     return Browser(server)
-
-
-def make_account(client: Browser, name: str, login: str) -> dict[str, object]:
-    assert client.post("/api/me", json={"name": name}).status_code == 200
-    made = client.post("/api/account/password", json={"login": login, "password": PASSWORD})
-    assert made.status_code == 200, made.text
-    facts: dict[str, object] = made.json()
-    return facts
 
 
 def test_a_password_keeps_the_player_on_another_browser_and_sign_out_ends_the_session(

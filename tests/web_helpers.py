@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
+import httpx2
 from sqlalchemy.engine import make_url
+from starlette.testclient import TestClient
 
 from conquian.cards import CARDS, format_mask, mask_indices
 from conquian.state import GameState
@@ -437,3 +439,51 @@ def finished_bot_game(client: Any, seed: int) -> str:
         play_to_the_end_of_deal(ws, 1, random.Random(seed))
     game_id: str = made["id"]
     return game_id
+
+
+PASSWORD = "tamales de elote 7"
+"""The password of the accounts the tests make."""
+ORIGIN = {"Origin": "http://testserver"}
+"""The page's origin as a Starlette ``TestClient`` serves it."""
+
+
+class Browser:
+    """One browser: its own cookies, the server's page as its origin."""
+
+    def __init__(self, server: TestClient) -> None:
+        self.server = server
+        self.cookies = httpx2.Cookies()
+
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def request(self, method: str, path: str, **options: Any) -> httpx2.Response:
+        with self.using() as client:
+            headers = {**ORIGIN, **options.pop("headers", {})}
+            return client.request(method, path, headers=headers, **options)
+
+    def get(self, path: str, **options: Any) -> httpx2.Response:
+        return self.request("GET", path, **options)
+
+    def post(self, path: str, **options: Any) -> httpx2.Response:
+        return self.request("POST", path, **options)
+
+    @contextmanager
+    def using(self) -> Iterator[TestClient]:
+        """The server's client, holding this browser's cookies while it is used."""
+        self.server.cookies = self.cookies
+        try:
+            yield self.server
+        finally:
+            self.cookies = httpx2.Cookies(self.server.cookies)
+
+
+def make_account(client: Browser, name: str, login: str) -> dict[str, object]:
+    assert client.post("/api/me", json={"name": name}).status_code == 200
+    made = client.post("/api/account/password", json={"login": login, "password": PASSWORD})
+    assert made.status_code == 200, made.text
+    facts: dict[str, object] = made.json()
+    return facts

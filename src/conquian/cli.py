@@ -1030,6 +1030,16 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument(
+        "--quick-bots-after",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help=_(
+            "seconds a quick-match table waits for people before computer players fill its "
+            "empty seats (default 20)"
+        ),
+    )
+    p.add_argument(
         "--rate-limit",
         default="20/minute;200/hour",
         metavar="RATE",

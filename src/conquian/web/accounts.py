@@ -25,11 +25,13 @@ from ..records import GameRecord
 from .ratings import rating_facts
 from .schema import (
     PlayerRow,
+    blocks,
     hash_token,
     matches,
     passkeys,
     passwords,
     players,
+    quick_tickets,
     rating_events,
     ratings,
     records,
@@ -337,7 +339,7 @@ class AccountStorage:
 
     async def erase_player(self, player_id: str, anonymous: Callable[[int], str]) -> list[str]:
         """Erase a player: his name, settings, password, passkeys, recovery codes, sessions,
-        ratings and rating history.  His games stay, each seat of his named
+        ratings and rating history, tickets and blocks (his and others' of him).  His games stay, each seat of his named
         ``anonymous(seat)`` (in the seats and in the deals' records) and tied to nobody.
         The ids of those games."""
         return await self._in_thread(self._erase_now, player_id, anonymous)
@@ -361,6 +363,9 @@ class AccountStorage:
                 (recovery_codes, recovery_codes.c.player_id),
                 (ratings, ratings.c.player_id),
                 (rating_events, rating_events.c.player_id),
+                (quick_tickets, quick_tickets.c.player_id),
+                (blocks, blocks.c.player_id),
+                (blocks, blocks.c.blocked_id),
                 (players, players.c.id),
             ):
                 conn.execute(delete(table).where(column == player_id))

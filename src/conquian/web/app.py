@@ -115,12 +115,13 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from . import messages, signin, words
+from . import messages, quick, signin, words
 from .database import default_db_url, open_store
 from .http import hub_of, json_body
 from .hub import Hub, shuffle_offer
 from .identity import Sessions, me, shown_name
 from .languages import WEB_WORDS, Speaking, catalogue
+from .quick import BOTS_AFTER, QuickMatch
 from .ratings import FORMS
 from .requests import UserError, read_join, read_new_match
 from .security import (
@@ -158,6 +159,7 @@ def create_app(
     db_url: str | None = None,
     *,
     bot_delay: float = 0.6,
+    quick_bots_after: float = BOTS_AFTER,
     rate_limit: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     session_secret: str | None = None,
@@ -170,6 +172,8 @@ def create_app(
     (``https://games.example``; ``*``: any).  ``session_secret``: the key that signs the
     players' cookies (None: one made for this application alone, so that a cookie does not
     outlive it; ``conquian serve`` keeps one, see :func:`.server.session_secret`).
+    ``quick_bots_after``: seconds a quick-match table waits for people before computers fill
+    its seats.
 
     :raises ValueError: for a rate or an origin that cannot be read.
     """
@@ -181,10 +185,13 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(url)
         app.state.hub = Hub(store, bot_delay=bot_delay)
+        app.state.quick = QuickMatch(store, app.state.session_secret, quick_bots_after)
         try:
             await app.state.hub.start()  # hear other processes' changes before serving
+            app.state.quick.start()
             yield
         finally:
+            await app.state.quick.close()
             await app.state.hub.close()
             await store.close()
 
@@ -200,6 +207,7 @@ def create_app(
         Route("/api/leaderboard", leaderboard),
         Route("/api/players/{player_id}/games", player_games),
         *signin.ROUTES,
+        *quick.ROUTES,
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),

@@ -61,15 +61,20 @@ def count_request(request: Request, what: str) -> None:
     )
 
 
+def refuse_other_sites(request: Request) -> None:
+    """:raises UserError: 403 for a request from a page of another site."""
+    problem = request.app.state.origins.cross_site(request.headers)
+    if problem is not None:
+        raise UserError(_("Refused: this request comes from {origin}.").format(origin=problem), 403)
+
+
 async def json_body(request: Request, what: str) -> dict[str, Any]:
     """The JSON object of a POST that ``what`` (``create``, ``join``) a game, once checked.
 
     :raises UserError: 403 from a page of another site, 415 not JSON, 429 over the rate
         limit, 413 too large (the rest of the body is not read), 400 not a JSON object.
     """
-    problem = request.app.state.origins.cross_site(request.headers)
-    if problem is not None:
-        raise UserError(_("Refused: this request comes from {origin}.").format(origin=problem), 403)
+    refuse_other_sites(request)
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
         raise UserError(

@@ -23,6 +23,8 @@ gave them (``games`` holds matches):
 ``passwords`` an account's login name and its password's Argon2 hash
 ``passkeys``  an account's passkeys (WebAuthn credentials: id, public key, signature count)
 ``recovery_codes``  a hash of each of an account's unused recovery codes
+``quick_tickets``  the quick-match queue: each player waiting for a form, and where he sat
+``blocks``    who blocked whom (they are never seated together)
 
 The tables are made, and a database of an earlier release brought up to date, by the
 migrations (:mod:`.upgrade`, :mod:`conquian.web.migrations`): these definitions are this
@@ -162,6 +164,31 @@ passkeys = Table(
     Column("sign_count", BigInteger, nullable=False),
     Column("created", Float, nullable=False),
     Column("used", Float),
+)
+
+quick_tickets = Table(
+    "quick_tickets",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), nullable=False, index=True),
+    Column("form", String(16), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("guest", Boolean, nullable=False),
+    Column("anyone", Boolean, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("game_id", String(32)),
+    Column("seat", Integer),
+    Column("computers", Integer),
+    Index("ix_quick_tickets_form_status_created", "form", "status", "created"),
+)
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("blocked_id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
 )
 
 recovery_codes = Table(

@@ -142,6 +142,7 @@ def serve(args: argparse.Namespace) -> int:
             db,
             session_secret=secret,
             bot_delay=args.bot_delay,
+            quick_bots_after=args.quick_bots_after,
             rate_limit=args.rate_limit,
             allowed_origins=tuple(args.allow_origin or ()),
         )

@@ -204,6 +204,33 @@ async def profile(request: Request) -> Response:
     return JSONResponse(found)
 
 
+async def block_player(request: Request) -> Response:
+    """``POST /api/players/{id}/block`` with ``{"block": true}`` (or ``false``): the visitor
+    is never seated with that player in a quick match (or may be again)."""
+    body = await json_body(request, "me")
+    _fields(body, {"block"}, set())
+    on = body.get("block")
+    if not isinstance(on, bool):
+        raise UserError(_("Send {field} as true or false.").format(field="'block'"))
+    store = _store(request)
+    other = request.path_params["player_id"]
+    player = await me(request, store)
+    if other == player.id or len(other) > 32 or await store.player(other, seen=False) is None:
+        raise UserError(_("There is no such player."), 404)
+    await store.block(player.id, other, on=on)
+    return await my_blocks(request)
+
+
+async def my_blocks(request: Request) -> Response:
+    """``GET /api/me/blocks``: the players the visitor blocked (only he is told)."""
+    store = _store(request)
+    player = await me(request, store)
+    found = await store.blocked_by(player.id)
+    for row in found:
+        row["name"] = shown_name(row["id"], row["name"])
+    return JSONResponse({"blocked": found}, headers={"Cache-Control": "no-store"})
+
+
 # ------------------------------------------------------------------ your account
 
 
@@ -453,7 +480,9 @@ ROUTES = [
     Route("/api/me", rename_me, methods=["POST"]),
     Route("/api/me/settings", save_settings, methods=["POST"]),
     Route("/api/me/archive", download_archive),
+    Route("/api/me/blocks", my_blocks),
     Route("/api/players/{player_id}", profile),
+    Route("/api/players/{player_id}/block", block_player, methods=["POST"]),
     Route("/api/account", account_page),
     Route("/api/account/password", set_password, methods=["POST"]),
     Route("/api/account/passkey/options", passkey_options, methods=["POST"]),

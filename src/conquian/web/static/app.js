@@ -17,6 +17,7 @@
 //   #/leaderboard[/FORM[/PERIOD]]  the best players of a game form
 //   #/player/ID             a player's profile: name, ratings, games
 //   #/account               who you are: your name, how you sign in, your archive
+//   #/quick/TICKET          play now: the wait for a table (then the game's own address)
 //   #/signin                sign in to your account (a passkey, a password, a recovery code)
 //
 // Every sentence of the page goes through the catalogue (words.js: t, tn, th); the words the
@@ -32,6 +33,7 @@ import { showHome } from "./screens/home.js";
 import { showJoin } from "./screens/join.js";
 import { showLeaderboard } from "./screens/leaderboard.js";
 import { showProfile } from "./screens/profile.js";
+import { showQuick } from "./screens/quick.js";
 import { showReplay } from "./screens/replay.js";
 import { showRules } from "./screens/rules.js";
 import { loadWords } from "./words.js";
@@ -48,6 +50,7 @@ const SCREENS = {
   g: (id, extra) => (id && extra ? showGame(id, extra) : null),
   watch: (id) => (id ? showGame(id, null) : null),
   mine: (id) => (id ? showGame(id, null, true) : null),
+  quick: (id) => (id ? showQuick(id) : null),
   join: (id, extra) => (id ? showJoin(id, extra || null) : null),
   replay: (id, extra) => (id && extra ? showReplay(id, extra) : null),
   rules: (id) => showRules(id || "standard"),

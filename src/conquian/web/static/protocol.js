@@ -37,7 +37,7 @@ export {};
  * The game's public facts (hub.py, `LiveMatch.summary`), the same for every viewer.
  * @typedef {object} GameFacts
  * @property {string} id
- * @property {string} mode  "friend", "bot", "mixed" or "lesson" (the guided first hand)
+ * @property {string} mode  "friend", "bot", "mixed", "quick" (play now) or "lesson" (the guided first hand)
  * @property {string | null} level  the computer players' level (a game against them)
  * @property {string} status  "open", "playing"...
  * @property {string[]} names  each seat's name, in the connection's language ("" while free)

@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-4";
+const CACHE = "conquian-shell-5";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -44,6 +44,7 @@ const SHELL = [
   "/static/screens/leaderboard.js",
   "/static/screens/account.js",
   "/static/screens/profile.js",
+  "/static/screens/quick.js",
   "/static/screens/lobby.js",
   "/static/screens/replay.js",
   "/static/screens/rules.js",

@@ -9,6 +9,7 @@ import { escapeHTML as esc, language, t, tn } from "../words.js";
 import { formName } from "./leaderboard.js";
 import { loadLobby } from "./lobby.js";
 import { finishedItems } from "./profile.js";
+import { quickPanel, wireQuickPanel } from "./quick.js";
 
 /** @import { Screen } from "../page.js" */
 /** @import { SeatAnswer } from "../protocol.js" */
@@ -64,6 +65,7 @@ export function showHome() {
           <p><button type="button" id="learn" class="learn">${esc(t("Learn to play"))}</button> <span class="small">${esc(t("One guided hand against the computer, step by step."))}</span></p>
         </div>
       </div>
+      ${quickPanel()}
       <form id="new-game" class="panel">
         <h2>${esc(t("New game"))}</h2>
         <label>${esc(t("Your name"))} <input id="name" name="name" maxlength="24" autocomplete="nickname" value="${esc(name)}" placeholder="${esc(t("Player {number}", { number: 1 }))}"></label>
@@ -216,6 +218,10 @@ export function showHome() {
       line.hidden = false;
     })
     .catch(() => null);
+  wireQuickPanel(() => {
+    saveName(nameInput.value.trim());
+    return nameInput.value.trim();
+  });
   byId("refresh").addEventListener("click", loadLobby);
   loadLobby();
   return { close: () => {} };

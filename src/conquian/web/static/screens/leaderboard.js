@@ -8,7 +8,7 @@ import { escapeHTML as esc, t, tn } from "../words.js";
 /** @import { Screen } from "../page.js" */
 
 /** The rated forms, each with the spec of its rules (the home page's names for them). */
-const FORMS = /** @type {const} */ ([
+export const FORMS = /** @type {const} */ ([
   ["classic", "standard"],
   ["tercerilla", "mexican"],
   ["mexican2", "mexican,num_players=2"],

@@ -1,0 +1,47 @@
+"""Quick match: the queue of players waiting for a table, and the players' blocks.
+
+Revision ID: 0005
+Revises: 0004
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "quick_tickets",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("form", sa.String(16), nullable=False),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("guest", sa.Boolean, nullable=False),
+        sa.Column("anyone", sa.Boolean, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("game_id", sa.String(32), nullable=True),
+        sa.Column("seat", sa.Integer, nullable=True),
+        sa.Column("computers", sa.Integer, nullable=True),
+    )
+    op.create_index("ix_quick_tickets_player_id", "quick_tickets", ["player_id"])
+    op.create_index(
+        "ix_quick_tickets_form_status_created", "quick_tickets", ["form", "status", "created"]
+    )
+    op.create_table(
+        "blocks",
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("blocked_id", sa.String(32), primary_key=True),
+        sa.Column("created", sa.Float, nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("blocks")
+    op.drop_table("quick_tickets")

@@ -1,0 +1,264 @@
+"""The store's part that keeps the quick-match queue (``quick_tickets``) and the players'
+blocks (``blocks``).
+
+The queue lives in the database, so that every server process seats from the same one and a
+killed process loses nobody: :meth:`QueueStorage.seat_waiting` takes the waiting tickets of
+a form under row locks (``FOR UPDATE SKIP LOCKED`` on PostgreSQL: two processes seating at
+once never take the same ticket, and neither waits for the other), makes them into tables
+(:func:`.pairing.tables`), and stores each table's match and each ticket's seat in the same
+transaction.  SQLite serves one process, whose one storage thread does the same.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from .pairing import Table, Ticket, tables
+from .ratings import MU, SIGMA, shown
+from .schema import DealRow, MatchRow, blocks, players, quick_tickets, ratings
+
+_T = TypeVar("_T")
+
+WAITING, SEATED, CANCELLED = "waiting", "seated", "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class TicketRow:
+    """A stored ticket: who waits for which form since when, and where he was seated."""
+
+    id: str
+    player_id: str
+    form: str
+    status: str
+    created: float
+    game_id: str | None
+    seat: int | None
+    computers: int | None
+
+
+TableRows = tuple[MatchRow, DealRow | None, dict[str, int]]
+"""A table's match, its first deal's shuffle, and each ticket's seat."""
+
+
+def _ticket_row(found: Any) -> TicketRow:
+    return TicketRow(
+        found.id,
+        found.player_id,
+        found.form,
+        found.status,
+        found.created,
+        found.game_id,
+        found.seat,
+        found.computers,
+    )
+
+
+class QueueStorage:
+    """The quick-match queue and the blocks in the store (a base of :class:`.store.Store`)."""
+
+    engine: Engine
+
+    async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
+        raise NotImplementedError  # the store's
+
+    @staticmethod
+    def _insert_match(conn: Connection, match: MatchRow, first_deal: DealRow | None) -> None:
+        raise NotImplementedError  # the store's
+
+    # ------------------------------------------------------------------ tickets
+
+    async def add_ticket(
+        self, ticket_id: str, player_id: str, form: str, guest: bool, anyone: bool
+    ) -> TicketRow:
+        """A player waits for a quick match of ``form`` (his ticket).  A player waits once:
+        his waiting ticket for the same form is answered again, one for another form is
+        cancelled."""
+        return await self._in_thread(
+            self._add_ticket_now, ticket_id, player_id, form, guest, anyone
+        )
+
+    def _add_ticket_now(
+        self, ticket_id: str, player_id: str, form: str, guest: bool, anyone: bool
+    ) -> TicketRow:
+        now = time.time()
+        with self.engine.begin() as conn:
+            mine = quick_tickets.c.player_id == player_id
+            waiting = conn.execute(
+                select(quick_tickets).where(mine, quick_tickets.c.status == WAITING)
+            ).all()
+            for old in waiting:
+                if old.form == form:
+                    return _ticket_row(old)
+            conn.execute(
+                update(quick_tickets)
+                .where(mine, quick_tickets.c.status == WAITING)
+                .values(status=CANCELLED)
+            )
+            found = conn.execute(
+                select(ratings.c.mu, ratings.c.sigma).where(
+                    ratings.c.player_id == player_id, ratings.c.form == form
+                )
+            ).first()
+            rating = shown(*found) if found is not None else shown(MU, SIGMA)
+            conn.execute(
+                insert(quick_tickets).values(
+                    id=ticket_id,
+                    player_id=player_id,
+                    form=form,
+                    rating=rating,
+                    guest=guest,
+                    anyone=anyone,
+                    created=now,
+                    status=WAITING,
+                )
+            )
+        return TicketRow(ticket_id, player_id, form, WAITING, now, None, None, None)
+
+    async def ticket(self, ticket_id: str) -> TicketRow | None:
+        """A ticket, or None."""
+        return await self._in_thread(self._ticket_now, ticket_id)
+
+    def _ticket_now(self, ticket_id: str) -> TicketRow | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(quick_tickets).where(quick_tickets.c.id == ticket_id))
+            row = found.first()
+        return None if row is None else _ticket_row(row)
+
+    async def cancel_ticket(self, ticket_id: str) -> TicketRow | None:
+        """Stop waiting (nothing changes for a ticket seated or cancelled already); the
+        ticket as it is now."""
+        return await self._in_thread(self._cancel_now, ticket_id)
+
+    def _cancel_now(self, ticket_id: str) -> TicketRow | None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(quick_tickets)
+                .where(quick_tickets.c.id == ticket_id, quick_tickets.c.status == WAITING)
+                .values(status=CANCELLED)
+            )
+            row = conn.execute(select(quick_tickets).where(quick_tickets.c.id == ticket_id))
+            found = row.first()
+        return None if found is None else _ticket_row(found)
+
+    # ------------------------------------------------------------------ seating
+
+    async def waiting_forms(self) -> list[str]:
+        """The forms someone waits for now."""
+        return await self._in_thread(self._waiting_forms_now)
+
+    def _waiting_forms_now(self) -> list[str]:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(quick_tickets.c.form).where(quick_tickets.c.status == WAITING).distinct()
+            )
+            return sorted(str(r.form) for r in found)
+
+    async def seat_waiting(
+        self,
+        form: str,
+        seats: int,
+        bots_after: float,
+        make: Callable[[Table, dict[str, str]], TableRows],
+    ) -> int:
+        """Seat the waiting players of ``form`` who make tables now (see
+        :func:`.pairing.tables`): each table's match made by ``make(table, names)`` (names:
+        each player's own name, ``""`` if he gave none) and stored with its tickets' seats,
+        all in one transaction.  How many tables were seated."""
+        return await self._in_thread(self._seat_now, form, seats, bots_after, make)
+
+    def _seat_now(
+        self,
+        form: str,
+        seats: int,
+        bots_after: float,
+        make: Callable[[Table, dict[str, str]], TableRows],
+    ) -> int:
+        now = time.time()
+        with self.engine.begin() as conn:
+            found = conn.execute(
+                select(quick_tickets)
+                .where(quick_tickets.c.form == form, quick_tickets.c.status == WAITING)
+                .order_by(quick_tickets.c.created)
+                .limit(500)
+                .with_for_update(skip_locked=True)
+            ).all()
+            if not found:
+                return 0
+            waiting = [
+                Ticket(t.id, t.player_id, t.rating, bool(t.guest), bool(t.anyone), t.created)
+                for t in found
+            ]
+            ids = sorted({t.player for t in waiting})
+            blocked = {
+                frozenset({b.player_id, b.blocked_id})
+                for b in conn.execute(
+                    select(blocks).where(blocks.c.player_id.in_(ids), blocks.c.blocked_id.in_(ids))
+                )
+            }
+            chosen = tables(waiting, seats, now, bots_after, blocked)
+            if not chosen:
+                return 0
+            names = {
+                p.id: p.name
+                for p in conn.execute(
+                    select(players.c.id, players.c.name).where(players.c.id.in_(ids))
+                )
+            }
+            for table in chosen:
+                match, deal, seated = make(table, names)
+                self._insert_match(conn, match, deal)
+                for ticket_id, seat in seated.items():
+                    conn.execute(
+                        update(quick_tickets)
+                        .where(quick_tickets.c.id == ticket_id)
+                        .values(
+                            status=SEATED, game_id=match.id, seat=seat, computers=table.computers
+                        )
+                    )
+        return len(chosen)
+
+    # ------------------------------------------------------------------ blocks
+
+    async def block(self, player_id: str, other: str, *, on: bool) -> None:
+        """``player_id`` blocks ``other`` (``on``), or lifts the block."""
+        await self._in_thread(self._block_now, player_id, other, on)
+
+    def _block_now(self, player_id: str, other: str, on: bool) -> None:
+        with self.engine.begin() as conn:
+            if not on:
+                conn.execute(
+                    delete(blocks).where(
+                        blocks.c.player_id == player_id, blocks.c.blocked_id == other
+                    )
+                )
+                return
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(blocks).values(
+                            player_id=player_id, blocked_id=other, created=time.time()
+                        )
+                    )
+            except IntegrityError:
+                pass  # blocked already
+
+    async def blocked_by(self, player_id: str) -> list[dict[str, Any]]:
+        """The players ``player_id`` blocked, with their names as stored."""
+        return await self._in_thread(self._blocked_by_now, player_id)
+
+    def _blocked_by_now(self, player_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(blocks.c.blocked_id, players.c.name)
+                .join(players, players.c.id == blocks.c.blocked_id)
+                .where(blocks.c.player_id == player_id)
+                .order_by(blocks.c.created)
+            )
+            return [{"id": r.blocked_id, "name": r.name} for r in rows]

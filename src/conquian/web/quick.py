@@ -1,0 +1,216 @@
+"""Play now: a quick match with strangers, computers filling the seats nobody takes.
+
+A player asks for a table of a game form (``POST /api/quick``) and gets a ticket; the queue
+is in the database (:mod:`.queue`), and every server process seats from it: at once when the
+ticket is made, and each :data:`TICK` seconds after, so that the windows of rating widen and
+a table whose oldest player has waited ``bots_after`` seconds (``serve --quick-bots-after``)
+is filled with computer players of a level near its people's rating, named as computers.
+The player's page asks ``GET /api/quick/{ticket}`` until he is seated; the answer then holds
+his seat's token, worked out from the ticket with the server's key (nothing secret is
+stored).  A table of people only is rated; one with a computer is not.
+
+>>> from conquian.web.ratings import FORMS
+>>> sorted(SEATS) == sorted(FORMS)
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..rules import find_rules
+from . import words
+from .http import count_request, hub_of, json_body, refuse_other_sites
+from .identity import current_player, me
+from .languages import WEB_WORDS
+from .live import LiveMatch, new_match_id, new_match_row
+from .pairing import Table, computer_level
+from .queue import SEATED, TableRows
+from .ratings import FORMS
+from .requests import UserError, check_name
+from .schema import SeatRow, hash_token
+from .store import Store
+
+_ = WEB_WORDS.gettext
+log = logging.getLogger("conquian.web")
+
+TICK = 1.0
+"""Seconds between two rounds of seating (the windows widen, the computers come)."""
+BOTS_AFTER = 20.0
+"""Seconds a table's oldest player waits for people before computers fill its seats."""
+SEATS = {form: find_rules(spec).num_players for form, spec in FORMS.items()}
+"""How many sit at a table of each form."""
+MODE = "quick"
+"""The mode of a quick match's games."""
+
+
+class QuickMatch:
+    """The seating of quick matches in one server process (see the module's words)."""
+
+    def __init__(self, store: Store, secret: str, bots_after: float = BOTS_AFTER) -> None:
+        self.store = store
+        self.secret = secret.encode()
+        self.bots_after = bots_after
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            for form in await self.store.waiting_forms():
+                try:
+                    await self.seat(form)
+                except Exception:  # a round that failed is said; the next one tries again
+                    log.exception("quick match: could not seat the players of %s", form)
+
+    async def seat(self, form: str) -> int:
+        """Seat the waiting players of ``form`` who make tables now; how many tables."""
+        return await self.store.seat_waiting(
+            form, SEATS[form], self.bots_after, lambda table, names: self._rows(form, table, names)
+        )
+
+    def token(self, ticket_id: str) -> str:
+        """The seat token of a ticket once it is seated (only the server can work it out)."""
+        digest = hmac.new(self.secret, f"conquian quick {ticket_id}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(digest.digest()[:18]).decode()
+
+    def _rows(self, form: str, table: Table, names: dict[str, str]) -> TableRows:
+        """A table's match: its people and computers in a random order of seats."""
+        order: list[Any] = [*table.people, *([None] * table.computers)]
+        random.SystemRandom().shuffle(order)
+        level = computer_level(table.rating)
+        seats: list[SeatRow] = []
+        seated: dict[str, int] = {}
+        number = 0
+        for seat, ticket in enumerate(order):
+            if ticket is None:
+                number += 1
+                name = words.stored_name(words.computer_name, table.computers, number, level)
+                seats.append(SeatRow(seat, "bot", name, None, True, level))
+                continue
+            name = names.get(ticket.player) or words.stored_name(words.default_player, seat)
+            token_hash = hash_token(self.token(ticket.id))
+            seats.append(SeatRow(seat, "human", name, token_hash, True, player_id=ticket.player))
+            seated[ticket.id] = seat
+        row = new_match_row(
+            new_match_id(),
+            seats,
+            mode=MODE,
+            level=level if table.computers else None,
+            rules=find_rules(FORMS[form]).to_spec(),
+            public=False,
+            invite_only=True,
+            hints=False,
+            rated=table.computers == 0,
+        )
+        live = LiveMatch(row)
+        return row, live.unsaved.pop(0) if live.unsaved else None, seated
+
+
+def _quick(request: Request) -> QuickMatch:
+    found: QuickMatch = request.app.state.quick
+    return found
+
+
+async def _own_ticket(request: Request) -> tuple[Store, Any]:
+    """The ticket of the path, if it is the visitor's.
+
+    :raises UserError: 404 for a ticket that is not his (or none).
+    """
+    store = hub_of(request).store
+    ticket_id = request.path_params["ticket"]
+    player = await current_player(request, store)
+    ticket = None if len(ticket_id) > 32 else await store.ticket(ticket_id)
+    if ticket is None or player is None or ticket.player_id != player.id:
+        raise UserError(_("There is no such ticket."), 404)
+    return store, ticket
+
+
+def _answer(quick: QuickMatch, ticket: Any) -> Response:
+    said: dict[str, Any] = {
+        "ticket": ticket.id,
+        "form": ticket.form,
+        "status": ticket.status,
+        "since": ticket.created,
+        "bots_after": quick.bots_after,
+    }
+    if ticket.status == SEATED:
+        said.update(
+            game=ticket.game_id,
+            seat=ticket.seat,
+            token=quick.token(ticket.id),
+            computers=ticket.computers,
+        )
+    return JSONResponse(said, headers={"Cache-Control": "no-store"})
+
+
+async def ask(request: Request) -> Response:
+    """``POST /api/quick`` with ``{"form"}`` (and ``"anyone": true`` to meet guests and
+    accounts alike; ``"name"``, the player's name from now on): a ticket for the next table
+    of that form."""
+    body = await json_body(request, "create")
+    unknown = sorted(set(body) - {"form", "anyone", "name"})
+    if unknown:
+        raise UserError(_("Unknown field {field}.").format(field=repr(unknown[0][:20])))
+    form, anyone = body.get("form"), body.get("anyone", False)
+    if form not in FORMS:
+        raise UserError(
+            _("Unknown form {form}: choose one of {forms}.").format(
+                form=repr(str(form)[:20]), forms=", ".join(FORMS)
+            )
+        )
+    if not isinstance(anyone, bool):
+        raise UserError(_("Send {field} as true or false.").format(field="'anyone'"))
+    name = check_name(body.get("name"), "")
+    store = hub_of(request).store
+    player = await me(request, store)
+    if name and name != player.name:
+        await store.rename_player(player.id, name)
+    ticket = await store.add_ticket(
+        secrets.token_urlsafe(16), player.id, form, player.guest, anyone
+    )
+    quick = _quick(request)
+    await quick.seat(form)  # a table may be ready at once
+    return _answer(quick, await store.ticket(ticket.id) or ticket)
+
+
+async def look(request: Request) -> Response:
+    """``GET /api/quick/{ticket}``: waiting, cancelled, or seated (with the seat's token)."""
+    _store, ticket = await _own_ticket(request)
+    return _answer(_quick(request), ticket)
+
+
+async def cancel(request: Request) -> Response:
+    """``DELETE /api/quick/{ticket}``: stop waiting (a seated ticket stays seated)."""
+    refuse_other_sites(request)
+    count_request(request, "me")
+    store, ticket = await _own_ticket(request)
+    return _answer(_quick(request), await store.cancel_ticket(ticket.id) or ticket)
+
+
+ROUTES = [
+    Route("/api/quick", ask, methods=["POST"]),
+    Route("/api/quick/{ticket}", look),
+    Route("/api/quick/{ticket}", cancel, methods=["DELETE"]),
+]
+"""The routes of this file, in the application's table (:func:`.app.create_app`)."""

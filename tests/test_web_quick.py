@@ -1,0 +1,146 @@
+"""Play now (issue 41, quick match): strangers who ask for the same form sit at one table,
+rated; a player alone gets computers after the wait, named as computers; blocked players and
+guests and accounts wait apart; a ticket is its player's alone; bad requests change nothing.
+The queue is in the database, so these run on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import ORIGIN, Browser, TestDatabase, make_account
+
+from conquian.web.app import create_app
+from conquian.web.pairing import Ticket, tables
+
+SECRET = "quick-test-key"
+
+
+def server(database: TestDatabase, bots_after: float) -> TestClient:
+    app = create_app(database.url, bot_delay=0, session_secret=SECRET, quick_bots_after=bots_after)
+    return TestClient(app)
+
+
+@pytest.fixture
+def waits(database: TestDatabase) -> Iterator[TestClient]:
+    """A server whose tables wait an hour for people (the computers never come)."""
+    with server(database, 3600.0) as client:
+        yield client
+
+
+def seated_hello(who: Browser, answer: dict[str, Any]) -> dict[str, Any]:
+    """The state the seat of a seated ticket gets, once its page says hello with the token."""
+    with who.using() as client, client.websocket_connect(f"/ws/{answer['game']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": answer["token"]}))
+        while True:
+            msg: dict[str, Any] = json.loads(ws.receive_text())
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state":
+                return msg
+
+
+def test_two_strangers_sit_at_one_rated_table(waits: TestClient) -> None:
+    ana, ben = Browser(waits), Browser(waits)
+    first = ana.post("/api/quick", json={"form": "mexican2"})
+    assert first.status_code == 200 and first.json()["status"] == "waiting", first.text
+    ticket = first.json()["ticket"]
+    assert ana.get(f"/api/quick/{ticket}").json()["status"] == "waiting"
+    again = ana.post("/api/quick", json={"form": "mexican2"})  # pressed twice: one ticket
+    assert again.json()["ticket"] == ticket
+    second = ben.post("/api/quick", json={"form": "mexican2"}).json()
+    assert second["status"] == "seated" and second["computers"] == 0
+    mine = ana.get(f"/api/quick/{ticket}").json()
+    assert mine["status"] == "seated" and mine["game"] == second["game"]
+    assert {mine["seat"], second["seat"]} == {0, 1} and mine["token"] != second["token"]
+    facts = ana.get(f"/api/games/{mine['game']}").json()
+    assert facts["rated"] is True and facts["kinds"] == ["human", "human"]
+    assert facts["mode"] == "quick" and facts["joined"] == [True, True]
+    for who, answer in ((ana, mine), (ben, second)):
+        assert seated_hello(who, answer)["seat"] == answer["seat"]
+    # a ticket is its player's: nobody else reads it (its token) or cancels it
+    assert ben.get(f"/api/quick/{ticket}").status_code == 404
+    assert ben.request("DELETE", f"/api/quick/{ticket}").status_code == 404
+    # a seated ticket stays seated
+    assert ana.request("DELETE", f"/api/quick/{ticket}").json()["status"] == "seated"
+
+
+def test_a_player_alone_gets_computers_after_the_wait(database: TestDatabase) -> None:
+    with server(database, 0.0) as client:
+        lupe = Browser(client)
+        lupe.post("/api/me", json={"name": "Lupe"})
+        answer = lupe.post("/api/quick", json={"form": "tercerilla"}).json()
+        assert answer["status"] == "seated" and answer["computers"] == 2, answer
+        facts = lupe.get(f"/api/games/{answer['game']}", headers={"Accept-Language": "es"}).json()
+        assert facts["kinds"].count("bot") == 2 and facts["rated"] is False
+        names = [n for n, k in zip(facts["names"], facts["kinds"], strict=True) if k == "bot"]
+        assert all(n.startswith("Computadora") for n in names), names
+        assert facts["names"][answer["seat"]] == "Lupe"
+        state = seated_hello(lupe, answer)
+        assert state["seat"] == answer["seat"]
+
+
+def test_blocked_players_and_guests_and_accounts_wait_apart(waits: TestClient) -> None:
+    ana, ben, carl = Browser(waits), Browser(waits), Browser(waits)
+    ben_id = ben.get("/api/me").json()["id"]
+    assert (
+        ana.post(f"/api/players/{ben_id}/block", json={"block": True}).json()["blocked"][0]["id"]
+        == ben_id
+    )
+    first = ana.post("/api/quick", json={"form": "classic"}).json()
+    assert ben.post("/api/quick", json={"form": "classic"}).json()["status"] == "waiting"
+    assert ana.get(f"/api/quick/{first['ticket']}").json()["status"] == "waiting"
+    cancelled = ana.request("DELETE", f"/api/quick/{first['ticket']}")
+    assert cancelled.json()["status"] == "cancelled"
+    assert carl.post("/api/quick", json={"form": "classic"}).json()["status"] == "seated"
+    # a player with an account meets accounts; a guest guests, unless both meet anyone
+    make_account(ana, "Ana", "ana.quick")
+    dan = Browser(waits)
+    assert ana.post("/api/quick", json={"form": "mexican4"}).json()["status"] == "waiting"
+    assert dan.post("/api/quick", json={"form": "mexican2"}).json()["status"] == "waiting"
+    mixed = ana.post("/api/quick", json={"form": "mexican2", "anyone": True}).json()
+    assert mixed["status"] == "waiting"  # dan did not say anyone
+    dan_ticket = dan.post("/api/quick", json={"form": "tercerilla"}).json()["ticket"]
+    assert (
+        dan.post("/api/quick", json={"form": "mexican2", "anyone": True}).json()["status"]
+        == "seated"
+    )
+    assert dan.get(f"/api/quick/{dan_ticket}").json()["status"] == "cancelled"  # one at a time
+
+
+def test_bad_quick_requests_change_nothing(waits: TestClient) -> None:
+    ana = Browser(waits)
+    for body, said in (
+        ({"form": "poker"}, "poker"),
+        ({"form": "classic", "anyone": "yes"}, "anyone"),
+        ({"form": "classic", "seats": 3}, "seats"),
+        ({}, "form"),
+    ):
+        refused = ana.post("/api/quick", json=body)
+        assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+    assert ana.get("/api/quick/nothing").status_code == 404
+    foreign = ana.post(
+        "/api/quick", json={"form": "classic"}, headers={"Origin": "https://elsewhere.example"}
+    )
+    assert foreign.status_code == 403
+    ticket = ana.post("/api/quick", json={"form": "classic"}).json()["ticket"]
+    other_site = ana.request(
+        "DELETE", f"/api/quick/{ticket}", headers={"Origin": "https://elsewhere.example"}
+    )
+    assert other_site.status_code == 403
+    assert ana.get(f"/api/quick/{ticket}").json()["status"] == "waiting"
+    assert ORIGIN["Origin"] == "http://testserver"
+
+
+def test_the_rating_window_widens_with_the_wait() -> None:
+    """Players far apart wait at first, and meet once the longer waiter has waited."""
+    near = [Ticket("a", "ana", 1500, True, False, 0.0), Ticket("b", "ben", 1580, True, False, 0.0)]
+    far = [Ticket("a", "ana", 1500, True, False, 0.0), Ticket("c", "cruz", 1850, True, False, 5.0)]
+    assert len(tables(near, 2, 0.0, 60.0, set())) == 1
+    assert tables(far, 2, 5.0, 60.0, set()) == []
+    assert len(tables(far, 2, 13.0, 60.0, set())) == 1  # 100 + 20 x 13 = 360 points
+    # a tercerilla is made of people first: three waiting make one table, no computer
+    three = [Ticket(x, x, 1500, True, False, 0.0) for x in "xyz"]
+    assert [t.computers for t in tables(three, 3, 30.0, 20.0, set())] == [0]
