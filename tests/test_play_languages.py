@@ -534,6 +534,8 @@ HELP_CODE = {
     "db",
     "url",
     "delay",
+    "quick",
+    "after",
     "rate",
     "limit",
     "allow",

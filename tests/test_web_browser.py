@@ -1294,3 +1294,55 @@ def test_two_people_rate_a_table_keep_their_players_and_see_them_from_any_browse
     assert not errors and not csp_violations(ana) and not csp_violations(other)
     for ctx in [*contexts, phone]:
         ctx.close()
+
+
+def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_computers(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 41: two strangers press *Jugar ahora* for the Mexican two-player game and sit at
+    one table (the server waits an hour for people: no computer comes); one player alone at
+    a tercerilla gets two computers, named as computers (a server that fills at once)."""
+    contexts = [
+        browser.new_context(viewport={"width": 390, "height": 844}, **STILL) for _ in range(3)
+    ]
+    ana, ben, lupe = (ctx.new_page() for ctx in contexts)
+    errors: list[str] = []
+    for page in (ana, ben, lupe):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(ASK_ME)
+    waits, base = start_server(
+        f"sqlite:///{tmp_path / 'people.sqlite3'}", args=["--quick-bots-after", "3600"]
+    )
+    try:
+        for page in (ana, ben):
+            page.goto(base + "/?lang=es")
+            page.select_option("#quick-form", "mexican2")
+            page.click("#play-now")
+        expect(ana).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)  # from the wait
+        expect(ben).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)
+        assert ana.url.split("/")[-2] == ben.url.split("/")[-2]
+        for page in (ana, ben):
+            expect(page.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
+            expect(page.locator(".player.opp .name")).not_to_contain_text("Computadora")
+    finally:
+        waits.terminate()
+        waits.wait(10)
+    fills, base = start_server(
+        f"sqlite:///{tmp_path / 'alone.sqlite3'}", args=["--quick-bots-after", "0"]
+    )
+    try:
+        lupe.goto(base + "/?lang=es")
+        lupe.fill("#name", "Lupe")
+        lupe.select_option("#quick-form", "tercerilla")
+        lupe.click("#play-now")
+        expect(lupe).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)
+        others = lupe.locator(".player.opp .name")
+        expect(others).to_have_count(2, timeout=WAIT_MS)
+        assert all("Computadora" in name for name in others.all_inner_texts())
+        expect(lupe.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
+    finally:
+        fills.terminate()
+        fills.wait(10)
+    assert not errors and not csp_violations(lupe)
+    for ctx in contexts:
+        ctx.close()

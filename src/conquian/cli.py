@@ -1033,7 +1033,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--quick-bots-after",
         type=float,
         default=20.0,
-        metavar="SECONDS",
+        metavar="S",
         help=_(
             "seconds a quick-match table waits for people before computer players fill its "
             "empty seats (default 20)"
