@@ -1324,6 +1324,9 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         for page in (ana, ben):
             expect(page.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
             expect(page.locator(".player.opp .name")).not_to_contain_text("Computadora")
+            # the clock: beside the name of the one who decides, counting down
+            expect(page.locator(".who .clock")).to_have_count(1, timeout=WAIT_MS)
+            expect(page.locator(".who .clock")).to_have_text(re.compile(r"^\d:\d\d$"))
     finally:
         waits.terminate()
         waits.wait(10)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 from web_helpers import ORIGIN, Browser, TestDatabase, make_account
 
@@ -144,3 +145,80 @@ def test_the_rating_window_widens_with_the_wait() -> None:
     # a tercerilla is made of people first: three waiting make one table, no computer
     three = [Ticket(x, x, 1500, True, False, 0.0) for x in "xyz"]
     assert [t.computers for t in tables(three, 3, 30.0, 20.0, set())] == [0]
+
+
+def received_until(ws: Any, done: Any) -> dict[str, Any]:
+    """The first state message for which ``done(message)`` holds."""
+    while True:
+        msg: dict[str, Any] = json.loads(ws.receive_text())
+        assert msg["type"] != "error", msg
+        if msg["type"] == "state" and done(msg):
+            return msg
+
+
+def test_the_clock_makes_a_decision_for_an_absent_player_and_deals_without_his_seed(
+    database: TestDatabase,
+) -> None:
+    """A quick-match game's clock is kept in the database and made by the server: the
+    first deal is dealt without the seed of a player who never came; a decision whose time
+    ran out is made for its player by a computer, and after two in a row he is away (his
+    decisions due at once) until his page says hello again.  (The looks for what is due are
+    made here by the test, the clocks set due by hand: nothing waits for time to pass.)"""
+    app = create_app(
+        database.url,
+        bot_delay=0,
+        session_secret=SECRET,
+        quick_bots_after=3600.0,
+        clocks_every=3600.0,
+    )
+    with TestClient(app) as client:
+        ana, ben = Browser(client), Browser(client)
+        ticket = ana.post("/api/quick", json={"form": "classic"}).json()["ticket"]
+        seated_ben = ben.post("/api/quick", json={"form": "classic"}).json()
+        seated_ana = ana.get(f"/api/quick/{ticket}").json()
+        game = seated_ana["game"]
+        make_due = lambda: client.portal.call(app.state.timeouts.make_due)  # noqa: E731
+
+        engine = create_engine(database.url)
+
+        def all_due() -> None:  # as if its time had run out
+            with engine.begin() as conn:
+                conn.execute(text("update clocks set due = 0 where game_id = :g"), {"g": game})
+
+        with ana.using() as c, c.websocket_connect(f"/ws/{game}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": seated_ana["token"]}))
+            first = received_until(ws, lambda m: True)
+            assert first["obs"] is None and first["clock"]["seat"] == -1  # Ben's seed awaited
+            assert make_due() == 0  # nothing due yet
+            all_due()
+            assert make_due() == 1  # Ben gave no seed in time: the deal is dealt without it
+            dealt = received_until(ws, lambda m: m["obs"] is not None)
+            ben_seat = seated_ben["seat"]
+            # a decision with one choice is made at once; Ben's others as his time runs
+            # out (a computer makes them); Ana plays her own
+            timeouts, timed, seq, state = 0, False, dealt["seq"], dealt
+            while timeouts < 2:
+                assert not state["match"]["over"], "the deal ended first"
+                clock, to_act = state["clock"], state["obs"]["to_act"]
+                assert clock["seat"] == to_act and clock["away"] == [False, False]
+                forced = clock["due"] - clock["now"] < 1
+                if not forced and not timed:  # 30 s, then the bank: 60 s
+                    assert clock["due"] - clock["now"] == pytest.approx(90, abs=2)
+                    timed = True
+                if forced:
+                    assert make_due() == 1
+                elif to_act == ben_seat:
+                    timeouts += 1
+                    all_due()
+                    assert make_due() == 1
+                else:
+                    legal = state["obs"]["legal_actions"]
+                    ws.send_text(json.dumps({"type": "act", "action": legal[0], "id": seq}))
+                state = received_until(ws, lambda m, s=seq: m["seq"] > s)
+                seq = state["seq"]
+            assert state["clock"]["away"][ben_seat] is True  # two in a row: away
+        with ben.using() as c, c.websocket_connect(f"/ws/{game}") as ws:  # Ben is back
+            ws.send_text(json.dumps({"type": "hello", "token": seated_ben["token"]}))
+            back = received_until(ws, lambda m: True)
+            assert back["clock"]["away"][ben_seat] is False
+        engine.dispose()

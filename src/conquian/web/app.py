@@ -129,6 +129,7 @@ from .security import (
     RateLimits,
     SecurityHeaders,
 )
+from .timeouts import TICK, Timeouts
 from .websocket import match_socket
 
 log = logging.getLogger("conquian.web")
@@ -160,6 +161,7 @@ def create_app(
     *,
     bot_delay: float = 0.6,
     quick_bots_after: float = BOTS_AFTER,
+    clocks_every: float = TICK,
     rate_limit: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     session_secret: str | None = None,
@@ -173,7 +175,7 @@ def create_app(
     players' cookies (None: one made for this application alone, so that a cookie does not
     outlive it; ``conquian serve`` keeps one, see :func:`.server.session_secret`).
     ``quick_bots_after``: seconds a quick-match table waits for people before computers fill
-    its seats.
+    its seats; ``clocks_every``: seconds between two looks for what the clocks say is due.
 
     :raises ValueError: for a rate or an origin that cannot be read.
     """
@@ -186,11 +188,14 @@ def create_app(
         store = open_store(url)
         app.state.hub = Hub(store, bot_delay=bot_delay)
         app.state.quick = QuickMatch(store, app.state.session_secret, quick_bots_after)
+        app.state.timeouts = Timeouts(app.state.hub, clocks_every)
         try:
             await app.state.hub.start()  # hear other processes' changes before serving
             app.state.quick.start()
+            app.state.timeouts.start()
             yield
         finally:
+            await app.state.timeouts.close()
             await app.state.quick.close()
             await app.state.hub.close()
             await store.close()

@@ -26,7 +26,9 @@ import asyncio
 import contextlib
 import logging
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -34,11 +36,22 @@ from sqlalchemy.exc import IntegrityError
 from ..actions import Action, ActionKind
 from ..errors import IllegalActionError
 from ..present.i18n import speaking
+from ..seats import BotTurn
 from . import requests, words
+from .clock import DECISION, back, next_clock
 from .coach import Coach
 from .conn import Conn
 from .languages import WEB_WORDS
-from .live import LiveMatch, Refusal, Refused, invite_code, new_match_id, new_match_row, new_token
+from .live import (
+    QUICK,
+    LiveMatch,
+    Refusal,
+    Refused,
+    invite_code,
+    new_match_id,
+    new_match_row,
+    new_token,
+)
 from .messages import Commitment
 from .ratings import form_of
 from .requests import Hello, NewMatch, UserError
@@ -126,6 +139,8 @@ class Hub:
                 found = None if loaded is None else Room.of(LiveMatch(*loaded))
                 if found is not None:
                     await save_shuffles(self.store, found.live)
+                    if found.live.mode == QUICK:
+                        found.live.clock = await self.store.clock(match_id)
                     self.rooms[match_id] = found
                     if found.live.status != "over" and found.live.match.is_over:
                         found.live.status = "over"
@@ -334,6 +349,8 @@ class Hub:
                 )
                 conn.send({"type": "error", "message": said})
         room = await self.greet(room, conn.seat, hello.seed)
+        if conn.seat is not None:
+            await self.returned(room, conn.seat)
         return await self.connect(room, conn)
 
     async def seat_of(self, room: Room, token: str | None) -> int | None:
@@ -460,6 +477,7 @@ class Hub:
             raise UserError(words.seed_given(number))
         live.add_seed(stored)
         await save_shuffles(self.store, live)
+        await self.keep_clock(room)
 
     async def act(self, room: Room, conn: Conn, action: Action, msg_id: Any = None) -> None:
         """A player's action (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
@@ -493,7 +511,13 @@ class Hub:
         return None
 
     async def _commit(
-        self, room: Room, player: int, action: Action, conn: Conn | None, msg_id: Any
+        self,
+        room: Room,
+        player: int,
+        action: Action,
+        conn: Conn | None,
+        msg_id: Any,
+        timed_out: bool | None = False,
     ) -> bool:
         """Check, store, then acknowledge and show one action (the match's lock is held).
 
@@ -540,9 +564,65 @@ class Hub:
         await save_shuffles(self.store, live)
         if pushed.status == "over":
             await self._rate(live)
+        await self.keep_clock(room, timed_out=timed_out)
         room.broadcast(conn, msg_id)
         self._kick_bot(room)
         return True
+
+    async def keep_clock(self, room: Room, *, timed_out: bool | None = False) -> None:
+        """A quick-match game's clock as its state now says (the match's lock is held),
+        stored when it changes, so that any process makes what falls due (:mod:`.clock`);
+        ``timed_out``: the last decision was made for its player when his time ran out
+        (None: it had one choice, made for him at once)."""
+        live = room.live
+        if live.mode != QUICK:
+            return
+        before = live.clock if live.clock is not None else await self.store.clock(live.id)
+        if live.match.is_over:
+            if before is not None:
+                await self.store.save_clock(live.id, None)
+            live.clock = None
+            return
+        seat, forced = live.awaited()
+        if before is not None and before.seq == live.seq and before.seat == seat:
+            live.clock = before
+            return
+        live.clock = next_clock(
+            before,
+            len(live.seats),
+            seq=live.seq,
+            seat=seat,
+            now=time.time(),
+            forced=forced,
+            timed_out=timed_out,
+        )
+        await self.store.save_clock(live.id, live.clock)
+
+    async def stand_in(
+        self, room: Room, seat: int, action: Action, *, timed_out: bool | None
+    ) -> bool:
+        """Make ``seat``'s decision for him, his time having run out (the lock is held)."""
+        return await self._commit(room, seat, action, None, None, timed_out)
+
+    async def no_seed(self, room: Room, seat: int, number: int) -> None:
+        """``seat`` gave no seed to deal ``number``'s shuffle in time (the lock is held)."""
+        await self._give_seed(room, seat, "", number)
+
+    async def decide(self, turn: BotTurn) -> Action:
+        """A computer's decision, worked out in the bots' threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._bot_pool, turn.decide)
+
+    async def returned(self, room: Room, seat: int) -> None:
+        """A person away (a computer played for him) is back: his page said hello."""
+        async with room.lock:
+            clock = room.live.clock
+            if clock is None or not clock.away[seat]:
+                return
+            clock = back(clock, seat)
+            if clock.seat == seat:  # his decision: his own time again
+                clock = replace(clock, due=time.time() + DECISION + clock.banks[seat])
+            room.live.clock = clock
+            await self.store.save_clock(room.id, clock)
 
     async def _rate(self, live: LiveMatch) -> None:
         """A rated match just ended (its last action stored): its players' ratings move."""

@@ -56,6 +56,7 @@ from ..match import DealResult, Match
 from ..records import GameRecord, format_result
 from ..rules import Rules, find_rules
 from ..seats import Seat, SeatDriver
+from .clock import NOBODY, SHUFFLE, Clock
 from .schema import ActionRow, DealRow, MatchRow, SeatRow, hash_token
 
 __all__ = [
@@ -148,6 +149,8 @@ def invite_code(token: str, match_id: str, seat: int) -> str:
 
 LESSON = "lesson"
 """The mode of the guided first hand (and the level of its computer)."""
+QUICK = "quick"
+"""The mode of a quick match's games (play now): they have a clock."""
 
 
 def new_match_row(
@@ -199,6 +202,8 @@ class LiveMatch:
     ) -> None:
         self.id = row.id
         self.mode = row.mode
+        self.clock: Clock | None = None
+        """A quick-match game's clock, as this process knows it (:mod:`.clock`)."""
         self.level = row.level
         self.rules: Rules = find_rules(row.rules)
         self.bot_seed = row.bot_seed
@@ -280,6 +285,19 @@ class LiveMatch:
         if row.kind != "bot":
             return None
         return row.level or self.level or "medium"
+
+    def awaited(self) -> tuple[int, bool]:
+        """Whom the match waits for: a person's seat, and whether his decision has one
+        choice; :data:`~.clock.SHUFFLE` while the first deal's seeds are awaited;
+        :data:`~.clock.NOBODY` otherwise (a computer's turn, a free seat, the match over)."""
+        if self.match.is_over or not self.joined:
+            return NOBODY, False
+        if not self.dealt:
+            return SHUFFLE, False
+        player = self.driver.to_act
+        if player is None or self.seats[player].kind == "bot":
+            return NOBODY, False
+        return player, len(self.game.legal_actions()) == 1
 
     def bot_to_act(self) -> int | None:
         """The computer seat to act now, if any."""

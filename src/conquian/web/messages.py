@@ -253,6 +253,22 @@ class StateMessage(TypedDict):
     """The player's legal layoffs, where the rules allow them and there are some."""
     lesson: NotRequired[list[Words]]
     """The guided first hand (the learner's connection): what the lesson says now."""
+    clock: NotRequired[ClockPart]
+    """A quick-match game's clock (:mod:`.clock`)."""
+
+
+class ClockPart(TypedDict):
+    """Whom a quick-match game waits for, and until when."""
+
+    seat: int
+    """The person to decide; -1 while the seats' seeds are awaited; -2: nobody."""
+    due: float | None
+    """When (the server's time, seconds since the epoch); None: nothing is due."""
+    now: float
+    """The server's time as it sent this (the page counts down from it)."""
+    banks: list[float]
+    away: list[bool]
+    """Each seat: a computer plays for him until he decides himself."""
 
 
 class HintMessage(TypedDict):

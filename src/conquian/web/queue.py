@@ -1,5 +1,5 @@
-"""The store's part that keeps the quick-match queue (``quick_tickets``) and the players'
-blocks (``blocks``).
+"""The store's part that keeps the quick-match queue (``quick_tickets``), the players'
+blocks (``blocks``) and the quick-match games' clocks (``clocks``).
 
 The queue lives in the database, so that every server process seats from the same one and a
 killed process loses nobody: :meth:`QueueStorage.seat_waiting` takes the waiting tickets of
@@ -7,6 +7,10 @@ a form under row locks (``FOR UPDATE SKIP LOCKED`` on PostgreSQL: two processes 
 once never take the same ticket, and neither waits for the other), makes them into tables
 (:func:`.pairing.tables`), and stores each table's match and each ticket's seat in the same
 transaction.  SQLite serves one process, whose one storage thread does the same.
+
+A game's clock says what is due by when (:mod:`.clock`); :meth:`QueueStorage.take_due`
+hands each clock that is due to one process alone (under the same locks, its due time moved
+on by a lease while that process makes it), so a clock is kept whichever process dies.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .clock import Clock
 from .pairing import Table, Ticket, tables
 from .ratings import MU, SIGMA, shown
-from .schema import DealRow, MatchRow, blocks, players, quick_tickets, ratings
+from .schema import DealRow, MatchRow, blocks, clocks, players, quick_tickets, ratings
 
 _T = TypeVar("_T")
 
@@ -223,6 +228,57 @@ class QueueStorage:
                         )
                     )
         return len(chosen)
+
+    # ------------------------------------------------------------------ clocks
+
+    async def save_clock(self, game_id: str, clock: Clock | None) -> None:
+        """A game's clock from now on (None: it has none, its match being over)."""
+        await self._in_thread(self._save_clock_now, game_id, clock)
+
+    def _save_clock_now(self, game_id: str, clock: Clock | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(clocks).where(clocks.c.game_id == game_id))
+            if clock is not None:
+                conn.execute(
+                    insert(clocks).values(
+                        game_id=game_id,
+                        seq=clock.seq,
+                        seat=clock.seat,
+                        started=clock.started,
+                        due=clock.due,
+                        state=clock.to_text(),
+                    )
+                )
+
+    async def clock(self, game_id: str) -> Clock | None:
+        """A game's clock, as stored."""
+        return await self._in_thread(self._clock_now, game_id)
+
+    def _clock_now(self, game_id: str) -> Clock | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(clocks).where(clocks.c.game_id == game_id)).first()
+        return None if row is None else Clock.of(row.seq, row.seat, row.started, row.due, row.state)
+
+    async def take_due(self, lease: float, limit: int = 50) -> list[tuple[str, Clock]]:
+        """The clocks due now, each taken by this process alone: its due time moves
+        ``lease`` seconds on, so that another process makes it only if this one does not."""
+        return await self._in_thread(self._take_due_now, lease, limit)
+
+    def _take_due_now(self, lease: float, limit: int) -> list[tuple[str, Clock]]:
+        now = time.time()
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                select(clocks)
+                .where(clocks.c.due <= now)
+                .order_by(clocks.c.due)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for row in rows:
+                conn.execute(
+                    update(clocks).where(clocks.c.game_id == row.game_id).values(due=now + lease)
+                )
+        return [(r.game_id, Clock.of(r.seq, r.seat, r.started, r.due, r.state)) for r in rows]
 
     # ------------------------------------------------------------------ blocks
 

@@ -35,7 +35,7 @@ from . import words
 from .http import count_request, hub_of, json_body, refuse_other_sites
 from .identity import current_player, me
 from .languages import WEB_WORDS
-from .live import LiveMatch, new_match_id, new_match_row
+from .live import QUICK, LiveMatch, new_match_id, new_match_row
 from .pairing import Table, computer_level
 from .queue import SEATED, TableRows
 from .ratings import FORMS
@@ -52,8 +52,6 @@ BOTS_AFTER = 20.0
 """Seconds a table's oldest player waits for people before computers fill its seats."""
 SEATS = {form: find_rules(spec).num_players for form, spec in FORMS.items()}
 """How many sit at a table of each form."""
-MODE = "quick"
-"""The mode of a quick match's games."""
 
 
 class QuickMatch:
@@ -115,7 +113,7 @@ class QuickMatch:
         row = new_match_row(
             new_match_id(),
             seats,
-            mode=MODE,
+            mode=QUICK,
             level=level if table.computers else None,
             rules=find_rules(FORMS[form]).to_spec(),
             public=False,

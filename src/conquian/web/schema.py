@@ -25,6 +25,7 @@ gave them (``games`` holds matches):
 ``recovery_codes``  a hash of each of an account's unused recovery codes
 ``quick_tickets``  the quick-match queue: each player waiting for a form, and where he sat
 ``blocks``    who blocked whom (they are never seated together)
+``clocks``    each quick-match game's clock: what is due, by when (any process makes it)
 
 The tables are made, and a database of an earlier release brought up to date, by the
 migrations (:mod:`.upgrade`, :mod:`conquian.web.migrations`): these definitions are this
@@ -181,6 +182,17 @@ quick_tickets = Table(
     Column("seat", Integer),
     Column("computers", Integer),
     Index("ix_quick_tickets_form_status_created", "form", "status", "created"),
+)
+
+clocks = Table(
+    "clocks",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("started", Float, nullable=False),
+    Column("due", Float, nullable=False, index=True),
+    Column("state", Text, nullable=False),
 )
 
 blocks = Table(

@@ -23,6 +23,7 @@ every connection of a language once (:meth:`Views.shared`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -47,10 +48,12 @@ from ..present.words import (
     take_forms,
 )
 from . import words
+from .clock import part
 from .languages import WEB_WORDS
 from .live import LESSON, LiveMatch
 from .messages import (
     LOOK,
+    ClockPart,
     Commitments,
     DealEnd,
     Event,
@@ -216,7 +219,14 @@ class Views:
 
     def state(self, seat: int | None, shared: Shared | None = None) -> StateMessage:
         """Everything the client at ``seat`` (None: a spectator) may see now, its words in
-        the language in use; ``shared``: :meth:`shared`, if the caller has it already."""
+        the language in use; ``shared``: :meth:`shared`, if the caller has it already; a
+        quick-match game's clock too (public: whom it waits for, until when)."""
+        message = self._state(seat, shared)
+        if self.live.clock is not None:
+            message["clock"] = cast(ClockPart, part(self.live.clock, time.time()))
+        return message
+
+    def _state(self, seat: int | None, shared: Shared | None) -> StateMessage:
         live = self.live
         if shared is None:
             shared = self.shared()

@@ -206,7 +206,18 @@ export {};
  * @property {number} [history_from]
  * @property {Layoff[]} [layoffs]  the legal layoffs (rules with layoff_on_opponent)
  * @property {Words[]} [lesson]  the guided first hand (the learner's page): what it says now
+ * @property {ClockPart} [clock]  a quick-match game's clock
  * @property {number | string | null} [ack]  the id of this connection's action it answers
+ */
+
+/**
+ * Whom a quick-match game waits for, and until when (the server's times, in seconds).
+ * @typedef {object} ClockPart
+ * @property {number} seat  the person to decide; -1 while the seeds are awaited; -2 nobody
+ * @property {number | null} due
+ * @property {number} now  the server's time as it sent this
+ * @property {number[]} banks  each seat's bank left
+ * @property {boolean[]} away  each seat: a computer plays for him until he decides himself
  */
 
 // ---------------------------------------------------------------- the other messages

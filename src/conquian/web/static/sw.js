@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-5";
+const CACHE = "conquian-shell-6";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -25,6 +25,7 @@ const SHELL = [
   "/static/sound.js",
   "/static/words.js",
   "/static/game/banners.js",
+  "/static/game/clock.js",
   "/static/game/dock.js",
   "/static/game/draw.js",
   "/static/game/events.js",

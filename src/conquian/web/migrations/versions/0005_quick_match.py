@@ -1,4 +1,5 @@
-"""Quick match: the queue of players waiting for a table, and the players' blocks.
+"""Quick match: the queue of players waiting for a table, the players' blocks, and each
+quick-match game's clock.
 
 Revision ID: 0005
 Revises: 0004
@@ -41,7 +42,19 @@ def upgrade() -> None:
         sa.Column("created", sa.Float, nullable=False),
     )
 
+    op.create_table(
+        "clocks",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("seq", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("started", sa.Float, nullable=False),
+        sa.Column("due", sa.Float, nullable=False),
+        sa.Column("state", sa.Text, nullable=False),
+    )
+    op.create_index("ix_clocks_due", "clocks", ["due"])
+
 
 def downgrade() -> None:
+    op.drop_table("clocks")
     op.drop_table("blocks")
     op.drop_table("quick_tickets")

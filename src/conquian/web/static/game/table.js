@@ -2,6 +2,7 @@
 // stock, the card in the centre, the dead cards) and this player's melds.  Functions of the
 // scene, as HTML.
 
+import { clockBadge } from "./clock.js";
 import { cardName } from "../cards.js";
 import { card, chip, melds } from "../html.js";
 import { escapeHTML as esc, t, th, tn } from "../words.js";
@@ -71,7 +72,7 @@ export function opponent(scene, p) {
   const said = moves[p] ? moveWords(moves[p], deck) : "";
   const lastSaid = said ? ` <span class="last-said" id="last-${p}">${said}</span>` : "";
   return `<div class="player opp${toAct(scene, p)}${moves[p] ? " moved" : ""}" data-seat="${p}">
-        <div class="who"><span class="name">${esc(names[p])}</span> <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
+        <div class="who"><span class="name">${esc(names[p])}</span>${clockBadge(scene.s.clock, p)} <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
         <div class="backs" data-anchor="backs-${p}">${backs}</div>
         <div class="table" id="table-${p}" data-seat="${p}" aria-label="${tableOf(scene, p)}">${melds(obs.tables[p], deck)}</div>
       </div>`;
@@ -117,6 +118,6 @@ export function mine(scene) {
   const { obs, me, names, watching, deck } = scene;
   return `<div class="player me${toAct(scene, me)}">
         <div class="table" id="table-${me}" data-seat="${me}" aria-label="${tableOf(scene, me)}">${melds(obs.tables[me], deck)}</div>
-        <div class="who"><span class="name">${esc(names[me])}</span>${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}</div>
+        <div class="who"><span class="name">${esc(names[me])}</span>${clockBadge(scene.s.clock, me)}${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}</div>
       </div>`;
 }

@@ -98,7 +98,7 @@ export function showQuick(id) {
   const draw = () => {
     if (!last) return;
     const waited = Math.max(0, Math.round(Date.now() / 1000 - last.since));
-    byId("quick-title").textContent = t("Looking for players for {game}…", { game: formName(last.form) });
+    byId("quick-title").textContent = t("Looking for players: {game}", { game: formName(last.form) });
     byId("quick-waited").textContent = tn("Waiting for {count} second.", "Waiting for {count} seconds.", waited);
     byId("quick-note").textContent = t("Computer players take the empty seats after {count} s.", { count: Math.round(last.bots_after) });
   };

@@ -1,0 +1,62 @@
+"""Take the screenshots of play now (docs/images/web-es-quick-*.png) in a headless Chromium,
+in Spanish: python scripts/quick_screenshots.py
+
+Ana presses *Jugar ahora* for the Mexican two-player game and waits (the wait, 390x844);
+Ben presses it too and they sit at one table, its clock beside the name of the one who
+decides (360x640 and 390x844).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+from conquian.tools.load import start_server
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "images"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+
+
+def shot(page: Page, name: str) -> None:
+    page.wait_for_timeout(300)  # the page's fade-in (a picture, not a test)
+    page.screenshot(path=str(OUT / f"web-es-quick-{name}.png"))
+    print("wrote", f"web-es-quick-{name}.png")
+
+
+def main() -> int:
+    folder = Path(tempfile.mkdtemp())
+    proc, base = start_server(f"sqlite:///{folder / 'games.sqlite3'}")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            ana = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            ben = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+            ana.goto(base + "/?lang=es")
+            ana.fill("#name", "Ana")
+            shot(ana, "390-home")
+            ana.select_option("#quick-form", "mexican2")
+            ana.click("#play-now")
+            ana.wait_for_selector("#quick-cancel")
+            ana.wait_for_function("document.getElementById('quick-waited').textContent !== ''")
+            shot(ana, "390-waiting")
+            ben.goto(base + "/?lang=es")
+            ben.fill("#name", "Ben")
+            ben.select_option("#quick-form", "mexican2")
+            ben.click("#play-now")
+            for page in (ana, ben):
+                page.wait_for_selector(".who .clock", timeout=20000)
+            shot(ben, "360-table")
+            shot(ana, "390-table")
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
