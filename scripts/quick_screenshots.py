@@ -3,7 +3,8 @@ in Spanish: python scripts/quick_screenshots.py
 
 Ana presses *Jugar ahora* for the Mexican two-player game and waits (the wait, 390x844);
 Ben presses it too and they sit at one table, its clock beside the name of the one who
-decides (360x640 and 390x844).
+decides (360x640); Ana opens the phrases of table talk (390x844) and says one, which Ben
+sees beside her name (360x640).
 """
 
 from __future__ import annotations
@@ -50,7 +51,11 @@ def main() -> int:
             for page in (ana, ben):
                 page.wait_for_selector(".who .clock", timeout=20000)
             shot(ben, "360-table")
-            shot(ana, "390-table")
+            ana.click("#talk-btn")
+            shot(ana, "390-talk")
+            ana.click("#talk-palette [data-say=nice]")
+            ben.wait_for_selector(".player.opp .talk")
+            shot(ben, "360-said")
             browser.close()
     finally:
         proc.terminate()

@@ -1300,8 +1300,10 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
     browser: Browser, tmp_path: Path
 ) -> None:
     """Issue 41: two strangers press *Jugar ahora* for the Mexican two-player game and sit at
-    one table (the server waits an hour for people: no computer comes); one player alone at
-    a tercerilla gets two computers, named as computers (a server that fills at once)."""
+    one table (the server waits an hour for people: no computer comes), its clock beside the
+    name of the one who decides; a phrase one says reaches the other in his own language;
+    one player alone at a tercerilla gets two computers, named as computers (a server that
+    fills at once)."""
     contexts = [
         browser.new_context(viewport={"width": 390, "height": 844}, **STILL) for _ in range(3)
     ]
@@ -1314,8 +1316,8 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         f"sqlite:///{tmp_path / 'people.sqlite3'}", args=["--quick-bots-after", "3600"]
     )
     try:
-        for page in (ana, ben):
-            page.goto(base + "/?lang=es")
+        for page, lang in ((ana, "es"), (ben, "en")):  # Ben reads English
+            page.goto(base + f"/?lang={lang}")
             page.select_option("#quick-form", "mexican2")
             page.click("#play-now")
         expect(ana).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)  # from the wait
@@ -1323,10 +1325,17 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         assert ana.url.split("/")[-2] == ben.url.split("/")[-2]
         for page in (ana, ben):
             expect(page.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
-            expect(page.locator(".player.opp .name")).not_to_contain_text("Computadora")
+            expect(page.locator(".player.opp .name")).not_to_contain_text("Comput")
             # the clock: beside the name of the one who decides, counting down
             expect(page.locator(".who .clock")).to_have_count(1, timeout=WAIT_MS)
             expect(page.locator(".who .clock")).to_have_text(re.compile(r"^\d:\d\d$"))
+        # table talk: Ana says a set phrase; each reads it in his own language
+        ana.click("#talk-btn")
+        ana.click("#talk-palette [data-say=nice]")
+        expect(ana.locator(".player.me .talk")).to_have_text("¡Buena!", timeout=WAIT_MS)
+        expect(ben.locator(".player.opp .talk")).to_have_text("Nice one!", timeout=WAIT_MS)
+        ben.click(".player.opp .talk")  # pressed: Ana is muted for Ben
+        expect(ben.locator(".talk")).to_have_count(0)
     finally:
         waits.terminate()
         waits.wait(10)

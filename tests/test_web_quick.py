@@ -222,3 +222,44 @@ def test_the_clock_makes_a_decision_for_an_absent_player_and_deals_without_his_s
             back = received_until(ws, lambda m: True)
             assert back["clock"]["away"][ben_seat] is False
         engine.dispose()
+
+
+def test_table_talk_is_set_phrases_from_the_players_to_everyone(waits: TestClient) -> None:
+    """A player's set phrase reaches every connection of the table (its name only: each page
+    words it), one every few seconds; a spectator says nothing; an unknown phrase is named."""
+    ana, ben = Browser(waits), Browser(waits)
+    ticket = ana.post("/api/quick", json={"form": "mexican2"}).json()["ticket"]
+    seated_ben = ben.post("/api/quick", json={"form": "mexican2"}).json()
+    seated_ana = ana.get(f"/api/quick/{ticket}").json()
+    game = seated_ana["game"]
+    with (
+        ana.using() as client,
+        client.websocket_connect(f"/ws/{game}") as wa,
+        client.websocket_connect(f"/ws/{game}") as wb,
+        client.websocket_connect(f"/ws/{game}") as we,
+    ):
+        for ws, token in ((wa, seated_ana["token"]), (wb, seated_ben["token"]), (we, None)):
+            ws.send_text(
+                json.dumps({"type": "hello", "token": token} if token else {"type": "hello"})
+            )
+            received_until(ws, lambda m: True)
+        wa.send_text(json.dumps({"type": "say", "phrase": "nice"}))
+        for ws in (wa, wb, we):
+            while (msg := json.loads(ws.receive_text()))["type"] != "said":
+                assert msg["type"] == "state", msg
+            assert msg == {"type": "said", "seat": seated_ana["seat"], "phrase": "nice"}
+        wa.send_text(json.dumps({"type": "say", "phrase": "thanks"}))  # too soon
+        assert "every 3 seconds" in next_error(wa)
+        wb.send_text(json.dumps({"type": "say", "phrase": "rude words"}))
+        assert "'phrase' must be one of hello" in next_error(wb)
+        we.send_text(json.dumps({"type": "say", "phrase": "hello"}))
+        assert "not spectators" in next_error(we)
+
+
+def next_error(ws: Any) -> str:
+    """The words of the next error message (state messages before it passed over)."""
+    while True:
+        msg: dict[str, Any] = json.loads(ws.receive_text())
+        assert msg["type"] in ("state", "error"), msg
+        if msg["type"] == "error":
+            return str(msg["message"])

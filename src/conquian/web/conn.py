@@ -54,6 +54,8 @@ class Conn:
     """Called once the client fell behind (the server stops reading from it then)."""
     max_messages: int = OUTBOX_MESSAGES
     max_chars: int = OUTBOX_CHARS
+    said_at: float = float("-inf")
+    """When (the loop's time) this connection's player last said a phrase of table talk."""
     sent_log: Sequence[Any] | None = None
     sent_history: Sequence[Any] | None = None
     """The log and the history of the last state sent (with :attr:`deltas`)."""

@@ -445,6 +445,8 @@ class Hub:
                 await self._give_seed(room, conn.seat, seed, deal)
             room.broadcast()
             self._kick_bot(room)
+        elif kind == "say":
+            room.talk(conn, requests.read_phrase(data.get("phrase")), time.monotonic())
         elif kind == "ping":
             conn.send({"type": "pong", "id": requests.echo_id(data.get("id"))})
         elif kind == "lang":
@@ -454,8 +456,8 @@ class Hub:
         else:
             raise UserError(
                 _(
-                    "Unknown message type {kind}: use act, seed, hint, review, rematch, lang "
-                    "or ping."
+                    "Unknown message type {kind}: use act, seed, hint, review, rematch, lang, "
+                    "say or ping."
                 ).format(kind=repr(str(kind)[:20]))
             )
 

@@ -319,7 +319,17 @@ class Pong(TypedDict):
     id: Any
 
 
-ServerMessage = StateMessage | HintMessage | ReviewProgress | ReviewMessage | ErrorMessage | Pong
+class SaidMessage(TypedDict):
+    """A player's set phrase of table talk: its name (each page words it)."""
+
+    type: Literal["said"]
+    seat: int
+    phrase: str
+
+
+ServerMessage = (
+    StateMessage | HintMessage | ReviewProgress | ReviewMessage | ErrorMessage | Pong | SaidMessage
+)
 """Any message a client is sent."""
 
 

@@ -166,6 +166,23 @@ def read_review_deal(deal: Any) -> int:
     return deal
 
 
+PHRASES = (
+    "hello", "luck", "nice", "thanks", "hurry", "oops", "wow", "gg", "bye",
+    "clap", "smile", "surprised", "sleepy", "please", "clover",
+)  # fmt: skip
+"""The set phrases of table talk, by name (each reader's page words them: static/game/talk.js)."""
+
+
+def read_phrase(phrase: Any) -> str:
+    """The phrase a ``say`` message names.
+
+    :raises UserError: naming the phrases there are.
+    """
+    if phrase not in PHRASES:
+        raise UserError(_("'phrase' must be one of {phrases}.").format(phrases=", ".join(PHRASES)))
+    return str(phrase)
+
+
 def read_keep_count(count: Any) -> bool:
     """Whether a ``rematch`` message carries la cuenta on (``"keep"``, the default) or starts
     it from zero (``"reset"``).

@@ -23,11 +23,18 @@ from typing import Any
 
 from ..present.i18n import speaking
 from .conn import Conn
+from .languages import WEB_WORDS
 from .live import LiveMatch
-from .messages import StateMessage
+from .messages import SaidMessage, StateMessage
+from .requests import UserError
 from .schema import ActionRow
 from .store import Store
 from .views import Views, with_invitations
+
+_ = WEB_WORDS.gettext
+
+TALK_EVERY = 3.0
+"""Seconds between two phrases of table talk from one connection."""
 
 log = logging.getLogger("conquian.web")
 
@@ -70,6 +77,23 @@ class Room:
         """What ``conn`` may see now, in its language (with its invitations, if any)."""
         with speaking(conn.lang):
             return with_invitations(self.views.state(conn.seat), conn.invites, self.live)
+
+    def talk(self, conn: Conn, phrase: str, now: float) -> None:
+        """``conn``'s player says a set phrase to the table (to every connection, the
+        spectators' too): at most one each :data:`TALK_EVERY` seconds.
+
+        :raises UserError: for a spectator, or a phrase too soon after the last.
+        """
+        if conn.seat is None:
+            raise UserError(_("Only the players talk at the table, not spectators."))
+        if now - conn.said_at < TALK_EVERY:
+            raise UserError(
+                _("One phrase every {seconds} seconds, please.").format(seconds=round(TALK_EVERY))
+            )
+        conn.said_at = now
+        said: SaidMessage = {"type": "said", "seat": conn.seat, "phrase": phrase}
+        for other in self.conns:
+            other.send(said)
 
     def broadcast(self, actor: Conn | None = None, ack: Any = None) -> None:
         """Send every connection its view, in its own language; ``actor``, whose move it was,

@@ -293,7 +293,15 @@ export {};
  * @property {number | string | null} id
  */
 
-/** @typedef {StateMessage | HintMessage | ReviewProgressMessage | ReviewMessage | ErrorMessage | PongMessage} ServerMessage */
+/**
+ * `{"type": "said"}`: a player's set phrase of table talk (its name; the page words it).
+ * @typedef {object} SaidMessage
+ * @property {"said"} type
+ * @property {number} seat
+ * @property {string} phrase
+ */
+
+/** @typedef {StateMessage | HintMessage | ReviewProgressMessage | ReviewMessage | ErrorMessage | PongMessage | SaidMessage} ServerMessage */
 
 // ---------------------------------------------------------------- what the page sends
 
@@ -304,7 +312,7 @@ export {};
  *   | {type: "act", action: string, id: number}
  *   | {type: "seed", deal: number, seed: string}
  *   | {type: "hint"} | {type: "rematch", count?: "keep" | "reset"} | {type: "review", deal: number}
- *   | {type: "lang", lang: string}} ClientMessage
+ *   | {type: "lang", lang: string} | {type: "say", phrase: string}} ClientMessage
  */
 
 // ---------------------------------------------------------------- the HTTP API

@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-6";
+const CACHE = "conquian-shell-7";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -26,6 +26,7 @@ const SHELL = [
   "/static/words.js",
   "/static/game/banners.js",
   "/static/game/clock.js",
+  "/static/game/talk.js",
   "/static/game/dock.js",
   "/static/game/draw.js",
   "/static/game/events.js",
@@ -50,6 +51,7 @@ const SHELL = [
   "/static/screens/replay.js",
   "/static/screens/rules.js",
   "/static/style.css",
+  "/static/social.css",
   "/static/icon.svg",
   "/static/icon-192.png",
   "/manifest.webmanifest",

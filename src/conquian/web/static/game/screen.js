@@ -12,6 +12,7 @@ import { gameDrawer } from "./draw.js";
 import { followShuffle, hello } from "./fairness.js";
 import { autoPlayer, listen } from "./input.js";
 import { gameSocket } from "./socket.js";
+import { SHOWN_MS, heard, listenTalk } from "./talk.js";
 import {
   againstComputer,
   closeSummary,
@@ -149,6 +150,10 @@ export function showGame(id, token, mine = false) {
         else app.innerHTML = `<section class="panel narrow"><h2>${esc(t("Cannot open this game"))}</h2><p class="error">${esc(msg.message)}</p><a href="#/">${esc(t("Back"))}</a></section>`;
       } else if (msg.type === "review" || msg.type === "review_progress") {
         set(receiveReview(game, msg));
+      } else if (msg.type === "said") {
+        heard(msg);
+        draw();
+        setTimeout(() => shown && draw(), SHOWN_MS + 100); // its bubble gone
       } else if (msg.type === "hint") {
         hideToast();
         const before = game;
@@ -162,6 +167,7 @@ export function showGame(id, token, mine = false) {
     },
   });
   listen(ctl, auto, listening.signal);
+  listenTalk(app, (phrase) => socket.send({ type: "say", phrase }), draw, listening.signal);
 
   return {
     close: () => {

@@ -3,6 +3,7 @@
 // scene, as HTML.
 
 import { clockBadge } from "./clock.js";
+import { talkBubble, talkPalette } from "./talk.js";
 import { cardName } from "../cards.js";
 import { card, chip, melds } from "../html.js";
 import { escapeHTML as esc, t, th, tn } from "../words.js";
@@ -61,6 +62,10 @@ function whereFromYou({ watching, seats, me }, p) {
   return ` <span class="count where"><span class="long">${esc(t("on your right, plays after you"))}</span><span class="short">${esc(t("plays after you"))}</span></span>`;
 }
 
+/** How many people sit at the table (table talk is for them, not for one against computers).
+ * @param {Scene} scene */
+const people = (scene) => scene.s.game.kinds.filter((k) => k !== "bot").length;
+
 /**
  * Another player's place at the table.
  * @param {Scene} scene
@@ -72,7 +77,7 @@ export function opponent(scene, p) {
   const said = moves[p] ? moveWords(moves[p], deck) : "";
   const lastSaid = said ? ` <span class="last-said" id="last-${p}">${said}</span>` : "";
   return `<div class="player opp${toAct(scene, p)}${moves[p] ? " moved" : ""}" data-seat="${p}">
-        <div class="who"><span class="name">${esc(names[p])}</span>${clockBadge(scene.s.clock, p)} <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
+        <div class="who"><span class="name">${esc(names[p])}</span>${clockBadge(scene.s.clock, p)}${talkBubble(p)} <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
         <div class="backs" data-anchor="backs-${p}">${backs}</div>
         <div class="table" id="table-${p}" data-seat="${p}" aria-label="${tableOf(scene, p)}">${melds(obs.tables[p], deck)}</div>
       </div>`;
@@ -118,6 +123,6 @@ export function mine(scene) {
   const { obs, me, names, watching, deck } = scene;
   return `<div class="player me${toAct(scene, me)}">
         <div class="table" id="table-${me}" data-seat="${me}" aria-label="${tableOf(scene, me)}">${melds(obs.tables[me], deck)}</div>
-        <div class="who"><span class="name">${esc(names[me])}</span>${clockBadge(scene.s.clock, me)}${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}</div>
+        <div class="who"><span class="name">${esc(names[me])}</span>${clockBadge(scene.s.clock, me)}${talkBubble(me)}${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}${!watching && people(scene) > 1 ? talkPalette() : ""}</div>
       </div>`;
 }
