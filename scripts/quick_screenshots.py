@@ -4,7 +4,7 @@ in Spanish: python scripts/quick_screenshots.py
 Ana presses *Jugar ahora* for the Mexican two-player game and waits (the wait, 390x844);
 Ben presses it too and they sit at one table, its clock beside the name of the one who
 decides (360x640); Ana opens the phrases of table talk (390x844) and says one, which Ben
-sees beside her name (360x640).
+sees beside her name (360x640); Ben presses her name: the form to report or block her.
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ def main() -> int:
             ana.click("#talk-palette [data-say=nice]")
             ben.wait_for_selector(".player.opp .talk")
             shot(ben, "360-said")
+            ben.click(".player.opp button.name")
+            ben.wait_for_selector("#conduct")
+            shot(ben, "360-report")
             browser.close()
     finally:
         proc.terminate()

@@ -1336,6 +1336,16 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         expect(ben.locator(".player.opp .talk")).to_have_text("Nice one!", timeout=WAIT_MS)
         ben.click(".player.opp .talk")  # pressed: Ana is muted for Ben
         expect(ben.locator(".talk")).to_have_count(0)
+        # Ben reports Ana from her name at the table (the page names her seat, not her id)
+        ben.click(".player.opp button.name")
+        ben.select_option("#conduct-reason", "abuse")
+        ben.fill("#conduct-note", "too much ¡Buena!")
+        ben.click("#conduct button[type=submit]")
+        expect(ben.locator("#conduct")).to_have_count(0, timeout=WAIT_MS)
+        stored = sqlite_database(tmp_path / "people.sqlite3").query(
+            "select reason, note from reports"
+        )
+        assert stored == [("abuse", "too much ¡Buena!")], stored
     finally:
         waits.terminate()
         waits.wait(10)

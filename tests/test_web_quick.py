@@ -263,3 +263,41 @@ def next_error(ws: Any) -> str:
         assert msg["type"] in ("state", "error"), msg
         if msg["type"] == "error":
             return str(msg["message"])
+
+
+def test_a_player_reports_or_blocks_another_by_his_seat_and_the_moderator_reads_it(
+    waits: TestClient, database: TestDatabase, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A report names a seat of a game the reporter sat at (a game's answers carry no
+    player's id); only the table's people report each other; ``conquian moderate`` lists
+    the reports with their notes; a report may block too."""
+    from conquian.cli import main
+
+    ana, ben, carl = Browser(waits), Browser(waits), Browser(waits)
+    ana.post("/api/me", json={"name": "Ana"})
+    ben.post("/api/me", json={"name": "Ben"})
+    ticket = ana.post("/api/quick", json={"form": "classic"}).json()["ticket"]
+    seated_ben = ben.post("/api/quick", json={"form": "classic"}).json()
+    game, ben_seat = seated_ben["game"], seated_ben["seat"]
+    ana_seat = ana.get(f"/api/quick/{ticket}").json()["seat"]
+    at = f"/api/games/{game}/seats"
+    for who, seat, body, status, said in (
+        (carl, ben_seat, {"reason": "abuse"}, 404, "did not play at that table"),
+        (ben, ben_seat, {"reason": "abuse"}, 404, "not another person"),
+        (ana, ben_seat, {"reason": "rude"}, 400, "'reason' must be one of cheating"),
+        (ana, ben_seat, {"reason": "abuse", "note": "x" * 501}, 400, "500 characters"),
+        (ana, 7, {"reason": "abuse"}, 404, "did not play at that table"),
+    ):
+        refused = who.post(f"{at}/{seat}/report", json=body)
+        assert refused.status_code == status and said in refused.json()["error"], refused.text
+    made = ana.post(
+        f"{at}/{ben_seat}/report",
+        json={"reason": "abuse", "note": "  insults at every deal ", "block": True},
+    )
+    assert made.status_code == 200 and made.json()["blocked"] is True, made.text
+    assert [b["name"] for b in ana.get("/api/me/blocks").json()["blocked"]] == ["Ben"]
+    assert ben.post(f"{at}/{ana_seat}/block", json={"block": True}).json() == {"blocked": True}
+    assert main(["moderate", "--db", database.url]) == 0
+    shown = capsys.readouterr().out
+    assert "Ana reported Ben [" in shown and f"(abuse), game {game}, seat {ben_seat + 1}" in shown
+    assert "note: insults at every deal" in shown

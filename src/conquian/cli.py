@@ -681,6 +681,57 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_moderate(args: argparse.Namespace) -> int:
+    """``conquian moderate``: the players' reports, newest first, with their games."""
+    import asyncio
+
+    try:
+        from .web.database import default_db_url, open_store
+    except ImportError as exc:
+        raise CliError(
+            _(
+                "the database needs the 'web' extra ({name} is missing): pip install 'conquian[web]'"
+            ).format(name=exc.name)
+        ) from None
+
+    async def read() -> tuple[list[dict[str, object]], dict[str, list[tuple[int, str, str]]]]:
+        store = open_store(args.db or default_db_url())
+        try:
+            found = await store.reports(args.limit)
+            games = {}
+            if args.records:
+                for game in {str(r["game_id"]) for r in found}:
+                    games[game] = await store.records(game)
+            return found, games
+        finally:
+            await store.close()
+
+    found, games = asyncio.run(read())
+    if not found:
+        print(_("No reports."))
+    for r in found:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(str(r["created"]))))
+        print(
+            _(
+                "#{number} {when}: {reporter} reported {reported} ({reason}), game {game}, seat {seat}"
+            ).format(
+                number=r["id"],
+                when=when,
+                reporter=r["reporter_name"] or r["reporter_id"],
+                reported=f"{r['reported_name'] or '-'} [{r['reported_id']}]",
+                reason=r["reason"],
+                game=r["game_id"],
+                seat=int(str(r["seat"])) + 1,
+            )
+        )
+        if r["note"]:
+            print("   " + _("note: {note}").format(note=r["note"]))
+        for deal, result, text in games.get(str(r["game_id"]), []):
+            print("   " + _("deal {deal}: {result}").format(deal=deal, result=result))
+            print("\n".join("      " + line for line in text.splitlines()))
+    return 0
+
+
 def cmd_db(args: argparse.Namespace) -> int:
     """``conquian db upgrade|current``: the web database's schema revision."""
     try:
@@ -1084,6 +1135,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_language_option(p)
     p.set_defaults(func=cmd_db)
+
+    p = sub.add_parser(
+        "moderate",
+        help=_("the players' reports, newest first, for a moderator"),
+        description=_(
+            "The reports players made of others they sat with: when, why, who reported whom, "
+            "at which game and seat, and the note; with --records, each game's records too."
+        ),
+    )
+    p.add_argument(
+        "--db", metavar="URL", help=_("SQLAlchemy database URL (default: the SQLite file of serve)")
+    )
+    p.add_argument("--limit", type=int, default=50, metavar="N", help=_("the newest N (50)"))
+    p.add_argument(
+        "--records", action="store_true", help=_("print each reported game's finished deals")
+    )
+    add_language_option(p)
+    p.set_defaults(func=cmd_moderate)
 
     p = sub.add_parser(
         "bot",

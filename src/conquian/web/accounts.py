@@ -36,6 +36,7 @@ from .schema import (
     ratings,
     records,
     recovery_codes,
+    reports,
     seats,
     sessions,
 )
@@ -366,6 +367,7 @@ class AccountStorage:
                 (quick_tickets, quick_tickets.c.player_id),
                 (blocks, blocks.c.player_id),
                 (blocks, blocks.c.blocked_id),
+                (reports, reports.c.reporter_id),
                 (players, players.c.id),
             ):
                 conn.execute(delete(table).where(column == player_id))

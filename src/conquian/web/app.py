@@ -115,7 +115,7 @@ from ..present.words import Names, describe_events
 from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
-from . import messages, quick, signin, words
+from . import conduct, messages, quick, signin, words
 from .database import default_db_url, open_store
 from .http import hub_of, json_body
 from .hub import Hub, shuffle_offer
@@ -213,6 +213,7 @@ def create_app(
         Route("/api/players/{player_id}/games", player_games),
         *signin.ROUTES,
         *quick.ROUTES,
+        *conduct.ROUTES,
         Route("/api/rules", rules_text),
         Route("/api/words", page_words),
         Route("/manifest.webmanifest", manifest),

@@ -26,6 +26,8 @@ gave them (``games`` holds matches):
 ``quick_tickets``  the quick-match queue: each player waiting for a form, and where he sat
 ``blocks``    who blocked whom (they are never seated together)
 ``clocks``    each quick-match game's clock: what is due, by when (any process makes it)
+``reports``   a player's report of another he sat with (a reason, a note, the game), for the
+              moderators (``conquian moderate``)
 
 The tables are made, and a database of an earlier release brought up to date, by the
 migrations (:mod:`.upgrade`, :mod:`conquian.web.migrations`): these definitions are this
@@ -193,6 +195,19 @@ clocks = Table(
     Column("started", Float, nullable=False),
     Column("due", Float, nullable=False, index=True),
     Column("state", Text, nullable=False),
+)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", String(32), nullable=False, index=True),
+    Column("reported_id", String(32), nullable=False, index=True),
+    Column("game_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 blocks = Table(

@@ -48,6 +48,7 @@ from sqlalchemy.engine import Connection, Engine
 from .accounts import AccountStorage, player_row
 from .queue import QueueStorage
 from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, rating_facts, shown
+from .reports import ReportStorage
 from .schema import (
     ActionRow,
     DealRow,
@@ -81,7 +82,7 @@ ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
 
 
-class Store(AccountStorage, QueueStorage, ABC):
+class Store(AccountStorage, QueueStorage, ReportStorage, ABC):
     """The database of web matches (made by :func:`.database.open_store`).
 
     What both databases do the same way is here, as SQLAlchemy Core run in the storage

@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-7";
+const CACHE = "conquian-shell-8";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [
@@ -27,6 +27,7 @@ const SHELL = [
   "/static/game/banners.js",
   "/static/game/clock.js",
   "/static/game/talk.js",
+  "/static/game/conduct.js",
   "/static/game/dock.js",
   "/static/game/draw.js",
   "/static/game/events.js",

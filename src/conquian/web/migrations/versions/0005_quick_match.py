@@ -1,5 +1,5 @@
-"""Quick match: the queue of players waiting for a table, the players' blocks, and each
-quick-match game's clock.
+"""Play now: the queue of players waiting for a table, the players' blocks and reports, and
+each quick-match game's clock.
 
 Revision ID: 0005
 Revises: 0004
@@ -52,9 +52,23 @@ def upgrade() -> None:
         sa.Column("state", sa.Text, nullable=False),
     )
     op.create_index("ix_clocks_due", "clocks", ["due"])
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("reporter_id", sa.String(32), nullable=False),
+        sa.Column("reported_id", sa.String(32), nullable=False),
+        sa.Column("game_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("reason", sa.String(16), nullable=False),
+        sa.Column("note", sa.Text, nullable=False),
+        sa.Column("created", sa.Float, nullable=False),
+    )
+    op.create_index("ix_reports_reporter_id", "reports", ["reporter_id"])
+    op.create_index("ix_reports_reported_id", "reports", ["reported_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("reports")
     op.drop_table("clocks")
     op.drop_table("blocks")
     op.drop_table("quick_tickets")

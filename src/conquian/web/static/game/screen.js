@@ -13,6 +13,7 @@ import { followShuffle, hello } from "./fairness.js";
 import { autoPlayer, listen } from "./input.js";
 import { gameSocket } from "./socket.js";
 import { SHOWN_MS, heard, listenTalk } from "./talk.js";
+import { listenConduct } from "./conduct.js";
 import {
   againstComputer,
   closeSummary,
@@ -168,6 +169,7 @@ export function showGame(id, token, mine = false) {
   });
   listen(ctl, auto, listening.signal);
   listenTalk(app, (phrase) => socket.send({ type: "say", phrase }), draw, listening.signal);
+  listenConduct(app, id, (seat) => (game.state ? game.state.game.names[seat] : ""), listening.signal);
 
   return {
     close: () => {

@@ -66,18 +66,26 @@ function whereFromYou({ watching, seats, me }, p) {
  * @param {Scene} scene */
 const people = (scene) => scene.s.game.kinds.filter((k) => k !== "bot").length;
 
+/** Another player's name: a person's is a button (report or block him) for a player.
+ * @param {Scene} scene @param {number} p */
+function nameOf(scene, p) {
+  const name = esc(scene.names[p]);
+  if (scene.watching || scene.s.game.kinds[p] === "bot") return `<span class="name">${name}</span>`;
+  return `<button type="button" class="name" data-seat="${p}" title="${esc(t("Report or block {name}", { name: scene.names[p] }))}">${name}</button>`;
+}
+
 /**
  * Another player's place at the table.
  * @param {Scene} scene
  * @param {number} p
  */
 export function opponent(scene, p) {
-  const { obs, seats, moves, names, deck } = scene;
+  const { obs, seats, moves, deck } = scene;
   const backs = Array.from({ length: obs.hand_counts[p] }, () => card(null, deck, "back")).join("");
   const said = moves[p] ? moveWords(moves[p], deck) : "";
   const lastSaid = said ? ` <span class="last-said" id="last-${p}">${said}</span>` : "";
   return `<div class="player opp${toAct(scene, p)}${moves[p] ? " moved" : ""}" data-seat="${p}">
-        <div class="who"><span class="name">${esc(names[p])}</span>${clockBadge(scene.s.clock, p)}${talkBubble(p)} <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
+        <div class="who">${nameOf(scene, p)}${clockBadge(scene.s.clock, p)}${talkBubble(p)} <span class="count" id="${seats === 2 ? "opp-count" : `count-${p}`}">${inHand(scene, p)}</span>${whereFromYou(scene, p)}${lastSaid}</div>
         <div class="backs" data-anchor="backs-${p}">${backs}</div>
         <div class="table" id="table-${p}" data-seat="${p}" aria-label="${tableOf(scene, p)}">${melds(obs.tables[p], deck)}</div>
       </div>`;
