@@ -171,12 +171,17 @@ class QueueStorage:
         seats: int,
         bots_after: float,
         make: Callable[[Table, dict[str, str]], TableRows],
+        wait: bool = False,
     ) -> int:
         """Seat the waiting players of ``form`` who make tables now (see
         :func:`.pairing.tables`): each table's match made by ``make(table, names)`` (names:
         each player's own name, ``""`` if he gave none) and stored with its tickets' seats,
-        all in one transaction.  How many tables were seated."""
-        return await self._in_thread(self._seat_now, form, seats, bots_after, make)
+        all in one transaction.  How many tables were seated.
+
+        The tickets another process is seating are passed over (``SKIP LOCKED``), unless
+        ``wait``: then that seating is waited for (a new ticket's request, which must see
+        every ticket that waits before it so as not to be left waiting beside one)."""
+        return await self._in_thread(self._seat_now, form, seats, bots_after, make, wait)
 
     def _seat_now(
         self,
@@ -184,6 +189,7 @@ class QueueStorage:
         seats: int,
         bots_after: float,
         make: Callable[[Table, dict[str, str]], TableRows],
+        wait: bool,
     ) -> int:
         now = time.time()
         with self.engine.begin() as conn:
@@ -192,7 +198,7 @@ class QueueStorage:
                 .where(quick_tickets.c.form == form, quick_tickets.c.status == WAITING)
                 .order_by(quick_tickets.c.created)
                 .limit(500)
-                .with_for_update(skip_locked=True)
+                .with_for_update(skip_locked=not wait)
             ).all()
             if not found:
                 return 0

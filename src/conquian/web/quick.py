@@ -81,10 +81,15 @@ class QuickMatch:
                 except Exception:  # a round that failed is said; the next one tries again
                     log.exception("quick match: could not seat the players of %s", form)
 
-    async def seat(self, form: str) -> int:
-        """Seat the waiting players of ``form`` who make tables now; how many tables."""
+    async def seat(self, form: str, *, wait: bool = False) -> int:
+        """Seat the waiting players of ``form`` who make tables now; how many tables
+        (``wait``: for another process's seating of them, see :meth:`.Store.seat_waiting`)."""
         return await self.store.seat_waiting(
-            form, SEATS[form], self.bots_after, lambda table, names: self._rows(form, table, names)
+            form,
+            SEATS[form],
+            self.bots_after,
+            lambda table, names: self._rows(form, table, names),
+            wait,
         )
 
     def token(self, ticket_id: str) -> str:
@@ -188,7 +193,7 @@ async def ask(request: Request) -> Response:
         secrets.token_urlsafe(16), player.id, form, player.guest, anyone
     )
     quick = _quick(request)
-    await quick.seat(form)  # a table may be ready at once
+    await quick.seat(form, wait=True)  # a table may be ready at once
     return _answer(quick, await store.ticket(ticket.id) or ticket)
 
 
