@@ -6,6 +6,7 @@ The queue is in the database, so these run on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -221,6 +222,25 @@ def test_the_clock_makes_a_decision_for_an_absent_player_and_deals_without_his_s
             ws.send_text(json.dumps({"type": "hello", "token": seated_ben["token"]}))
             back = received_until(ws, lambda m: True)
             assert back["clock"]["away"][ben_seat] is False
+        # he left that game: once is nothing; twice in a week keeps him out of quick match
+        # for five minutes (not from friends' tables)
+        ben_id = ben.get("/api/me").json()["id"]
+        assert database.query("select game_id from leaves where player_id = %s", ben_id) == [
+            (game,)
+        ]
+        again = ben.post("/api/quick", json={"form": "classic"}).json()
+        assert again["status"] == "waiting"
+        ben.request("DELETE", f"/api/quick/{again['ticket']}")
+        with engine.begin() as conn:
+            conn.execute(
+                text("insert into leaves values (:p, 'another', :at)"),
+                {"p": ben_id, "at": time.time() - 60},
+            )
+        kept_out = ben.post("/api/quick", json={"form": "classic"})
+        assert kept_out.status_code == 403, kept_out.text
+        assert "You left 2 quick games this week" in kept_out.json()["error"]
+        assert "again in 5 min" in kept_out.json()["error"]
+        assert ben.post("/api/games", json={"mode": "friend"}).status_code == 201
         engine.dispose()
 
 

@@ -27,6 +27,7 @@ from .schema import (
     PlayerRow,
     blocks,
     hash_token,
+    leaves,
     matches,
     passkeys,
     passwords,
@@ -368,6 +369,7 @@ class AccountStorage:
                 (blocks, blocks.c.player_id),
                 (blocks, blocks.c.blocked_id),
                 (reports, reports.c.reporter_id),
+                (leaves, leaves.c.player_id),
                 (players, players.c.id),
             ):
                 conn.execute(delete(table).where(column == player_id))

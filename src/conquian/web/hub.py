@@ -599,6 +599,11 @@ class Hub:
             timed_out=timed_out,
         )
         await self.store.save_clock(live.id, live.clock)
+        if timed_out and before is not None and before.seat >= 0:
+            gone = before.seat
+            player = live.seats[gone].player_id
+            if live.clock.away[gone] and not before.away[gone] and player is not None:
+                await self.store.left(player, live.id)  # he left the game
 
     async def stand_in(
         self, room: Room, seat: int, action: Action, *, timed_out: bool | None

@@ -118,3 +118,29 @@ def computer_level(rating: float) -> str:
     if rating < 1600:
         return "medium"
     return "hard"
+
+
+LEAVES_COUNTED = 7 * 86400.0
+"""How far back the quick-match games a player left count (seconds)."""
+TIMEOUTS = (0.0, 0.0, 5 * 60.0, 30 * 60.0, 2 * 3600.0, 12 * 3600.0)
+"""The time-out from quick match after a player's first, second... leave in that span (the
+last for every leave after)."""
+
+
+def kept_out_until(leaves: Sequence[float], now: float) -> float | None:
+    """Until when a player who left quick-match games at ``leaves`` (times) may not ask for
+    another (None: he may now).  Each leave counts for :data:`LEAVES_COUNTED`; the n-th one
+    keeps him out :data:`TIMEOUTS` [n] from it.
+
+    >>> kept_out_until([100.0], 200.0) is None  # once: nothing
+    True
+    >>> kept_out_until([100.0, 1000.0], 1100.0)  # twice: five minutes from the last
+    1300.0
+    >>> kept_out_until([100.0, 1000.0], 1400.0) is None
+    True
+    """
+    recent = sorted(t for t in leaves if now - t < LEAVES_COUNTED)
+    if not recent:
+        return None
+    until = recent[-1] + TIMEOUTS[min(len(recent), len(TIMEOUTS) - 1)]
+    return until if until > now else None

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from .clock import Clock
 from .pairing import Table, Ticket, tables
 from .ratings import MU, SIGMA, shown
-from .schema import DealRow, MatchRow, blocks, clocks, players, quick_tickets, ratings
+from .schema import DealRow, MatchRow, blocks, clocks, leaves, players, quick_tickets, ratings
 
 _T = TypeVar("_T")
 
@@ -285,6 +285,33 @@ class QueueStorage:
                     update(clocks).where(clocks.c.game_id == row.game_id).values(due=now + lease)
                 )
         return [(r.game_id, Clock.of(r.seq, r.seat, r.started, r.due, r.state)) for r in rows]
+
+    # ------------------------------------------------------------------ leavers
+
+    async def left(self, player_id: str, game_id: str) -> None:
+        """A player left a quick-match game (a computer plays for him): kept once a game."""
+        await self._in_thread(self._left_now, player_id, game_id)
+
+    def _left_now(self, player_id: str, game_id: str) -> None:
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                select(leaves.c.at).where(
+                    leaves.c.player_id == player_id, leaves.c.game_id == game_id
+                )
+            ).first()
+            if done is None:
+                conn.execute(
+                    insert(leaves).values(player_id=player_id, game_id=game_id, at=time.time())
+                )
+
+    async def leaves_of(self, player_id: str) -> list[float]:
+        """When a player left quick-match games."""
+        return await self._in_thread(self._leaves_of_now, player_id)
+
+    def _leaves_of_now(self, player_id: str) -> list[float]:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(leaves.c.at).where(leaves.c.player_id == player_id))
+            return [float(r.at) for r in found]
 
     # ------------------------------------------------------------------ blocks
 

@@ -22,8 +22,10 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import math
 import random
 import secrets
+import time
 from typing import Any
 
 from starlette.requests import Request
@@ -36,7 +38,7 @@ from .http import count_request, hub_of, json_body, refuse_other_sites
 from .identity import current_player, me
 from .languages import WEB_WORDS
 from .live import QUICK, LiveMatch, new_match_id, new_match_row
-from .pairing import Table, computer_level
+from .pairing import LEAVES_COUNTED, Table, computer_level, kept_out_until
 from .queue import SEATED, TableRows
 from .ratings import FORMS
 from .requests import UserError, check_name
@@ -187,6 +189,19 @@ async def ask(request: Request) -> Response:
     name = check_name(body.get("name"), "")
     store = hub_of(request).store
     player = await me(request, store)
+    left = await store.leaves_of(player.id)
+    until = kept_out_until(left, time.time())
+    if until is not None:
+        raise UserError(
+            _(
+                "You left {count} quick games this week: you may play now again in {minutes} "
+                "min. Friends' tables and the computer are open."
+            ).format(
+                count=sum(time.time() - t < LEAVES_COUNTED for t in left),
+                minutes=math.ceil((until - time.time()) / 60),
+            ),
+            403,
+        )
     if name and name != player.name:
         await store.rename_player(player.id, name)
     ticket = await store.add_ticket(

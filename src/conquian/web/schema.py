@@ -26,6 +26,8 @@ gave them (``games`` holds matches):
 ``quick_tickets``  the quick-match queue: each player waiting for a form, and where he sat
 ``blocks``    who blocked whom (they are never seated together)
 ``clocks``    each quick-match game's clock: what is due, by when (any process makes it)
+``leaves``    each quick-match game a player left (a computer played for him), which keeps
+              him out of quick match for a while if he does it again
 ``reports``   a player's report of another he sat with (a reason, a note, the game), for the
               moderators (``conquian moderate``)
 
@@ -208,6 +210,14 @@ reports = Table(
     Column("reason", String(16), nullable=False),
     Column("note", Text, nullable=False),
     Column("created", Float, nullable=False),
+)
+
+leaves = Table(
+    "leaves",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("game_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
 )
 
 blocks = Table(

@@ -1,5 +1,5 @@
-"""Play now: the queue of players waiting for a table, the players' blocks and reports, and
-each quick-match game's clock.
+"""Play now: the queue of players waiting for a table, the players' blocks and reports, each
+quick-match game's clock, and the games a player left.
 
 Revision ID: 0005
 Revises: 0004
@@ -53,6 +53,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_clocks_due", "clocks", ["due"])
     op.create_table(
+        "leaves",
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("at", sa.Float, nullable=False),
+    )
+    op.create_table(
         "reports",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("reporter_id", sa.String(32), nullable=False),
@@ -69,6 +75,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("reports")
+    op.drop_table("leaves")
     op.drop_table("clocks")
     op.drop_table("blocks")
     op.drop_table("quick_tickets")
