@@ -321,3 +321,27 @@ def test_a_player_reports_or_blocks_another_by_his_seat_and_the_moderator_reads_
     shown = capsys.readouterr().out
     assert "Ana reported Ben [" in shown and f"(abuse), game {game}, seat {ben_seat + 1}" in shown
     assert "note: insults at every deal" in shown
+
+
+def test_a_friends_table_has_a_clock_only_if_its_host_chose_one(waits: TestClient) -> None:
+    """At a friends' table the clock is the host's choice, off by default; a bad choice is
+    refused and makes no game."""
+    ana, ben = Browser(waits), Browser(waits)
+    refused = ana.post("/api/games", json={"mode": "friend", "clock": "yes"})
+    assert refused.status_code == 400 and "'clock'" in refused.json()["error"]
+    for chosen in (True, False):
+        made = ana.post("/api/games", json={"mode": "friend", "clock": chosen}).json()
+        joined = ben.post(f"/api/games/{made['id']}/join", json={}).json()
+        path = f"/ws/{made['id']}"
+        with (
+            ana.using() as client,
+            client.websocket_connect(path) as wa,
+            client.websocket_connect(path) as wb,
+        ):
+            wa.send_text(json.dumps({"type": "hello", "token": made["token"]}))
+            wb.send_text(json.dumps({"type": "hello", "token": joined["token"]}))
+            dealt = received_until(wa, lambda m: m["obs"] is not None)
+        assert dealt["game"]["clock"] is chosen
+        assert ("clock" in dealt) is chosen
+        if chosen:
+            assert dealt["clock"]["seat"] == dealt["obs"]["to_act"]

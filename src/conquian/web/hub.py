@@ -43,7 +43,6 @@ from .coach import Coach
 from .conn import Conn
 from .languages import WEB_WORDS
 from .live import (
-    QUICK,
     LiveMatch,
     Refusal,
     Refused,
@@ -139,7 +138,7 @@ class Hub:
                 found = None if loaded is None else Room.of(LiveMatch(*loaded))
                 if found is not None:
                     await save_shuffles(self.store, found.live)
-                    if found.live.mode == QUICK:
+                    if found.live.clocked:
                         found.live.clock = await self.store.clock(match_id)
                     self.rooms[match_id] = found
                     if found.live.status != "over" and found.live.match.is_over:
@@ -232,6 +231,7 @@ class Hub:
             public=not free if asked.public is None else asked.public,
             invite_only=asked.invite_only,
             rated=asked.rated,
+            clock=asked.clock,
             # hints against the computer, none between people
             hints=not any(s.kind == "human" for s in others)
             if asked.hints is None
@@ -572,12 +572,12 @@ class Hub:
         return True
 
     async def keep_clock(self, room: Room, *, timed_out: bool | None = False) -> None:
-        """A quick-match game's clock as its state now says (the match's lock is held),
+        """A clocked game's clock as its state now says (the match's lock is held),
         stored when it changes, so that any process makes what falls due (:mod:`.clock`);
         ``timed_out``: the last decision was made for its player when his time ran out
         (None: it had one choice, made for him at once)."""
         live = room.live
-        if live.mode != QUICK:
+        if not live.clocked:
             return
         before = live.clock if live.clock is not None else await self.store.clock(live.id)
         if live.match.is_over:

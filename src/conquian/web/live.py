@@ -165,6 +165,7 @@ def new_match_row(
     hints: bool,
     rematch_of: str | None = None,
     rated: bool = False,
+    clock: bool = False,
 ) -> MatchRow:
     """A new match's row, with fresh secret seeds: open while a seat is free.  The guided
     first hand (``mode`` ``lesson``) is dealt the lesson's deck, not a fair shuffle."""
@@ -187,6 +188,7 @@ def new_match_row(
         invite_only=invite_only,
         hints=hints,
         rated=rated,
+        clock=clock,
     )
 
 
@@ -213,6 +215,8 @@ class LiveMatch:
         self.invite_only = row.invite_only
         self.hints = row.hints
         self.rated = row.rated
+        self.clocked = row.clock or row.mode == QUICK
+        """Its decisions have a clock (a quick-match game, or a host's choice)."""
         self.count_before = row.count
         """La cuenta before this match (``()``: none), and how many matches it holds."""
         self.count_matches = row.count_matches
@@ -513,6 +517,7 @@ class LiveMatch:
             invite_only=self.invite_only,
             hints=self.hints,
             rated=self.rated,
+            clock=self.clocked and self.mode != QUICK,
             rematch_of=self.id,
         )
         if not keep_count:

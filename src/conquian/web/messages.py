@@ -81,6 +81,8 @@ class MatchFacts(TypedDict):
     hints: bool
     rated: bool
     """A game between people that changes their ratings when it ends."""
+    clock: bool
+    """Its decisions have a clock (a quick-match game, or the host's choice)."""
 
 
 class Score(TypedDict):

@@ -267,9 +267,13 @@ class NewMatch:
     """The seats were named one by one: a person's is taken only with its invitation."""
     rated: bool = False
     """The players' ratings change when it ends (a game between people, of a rated form)."""
+    clock: bool = False
+    """Its decisions have a clock (:mod:`.clock`), the host's choice."""
 
 
-CREATE_FIELDS = frozenset({"mode", "level", "name", "rules", "public", "seats", "hints", "rated"})
+CREATE_FIELDS = frozenset(
+    {"mode", "level", "name", "rules", "public", "seats", "hints", "rated", "clock"}
+)
 
 
 def read_new_match(data: dict[str, Any]) -> NewMatch:
@@ -345,7 +349,20 @@ def read_new_match(data: dict[str, Any]) -> NewMatch:
         hints=hints,
         invite_only=seats is not None,
         rated=_rated(data.get("rated"), chosen, others),
+        clock=_clock(data.get("clock")),
     )
+
+
+def _clock(asked: Any) -> bool:
+    """Whether a new match has a clock (off unless asked).
+
+    :raises UserError: unless it is true or false.
+    """
+    if asked is None:
+        return False
+    if not isinstance(asked, bool):
+        raise UserError(_("'clock' must be true or false."))
+    return asked
 
 
 def _rated(asked: Any, rules: Rules, others: list[tuple[str, str | None]]) -> bool:

@@ -90,6 +90,7 @@ matches = Table(
     Column("count", Text),
     Column("count_matches", Integer, nullable=False, server_default="0"),
     Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("clock", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -347,6 +348,9 @@ class MatchRow:
     """How many matches ``count`` holds."""
     rated: bool = False
     """A game between people that changes their ratings when it ends (:mod:`.ratings`)."""
+    clock: bool = False
+    """Its decisions have a clock (:mod:`.clock`): the host's choice at a friends' table (a
+    quick-match game always has one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +417,7 @@ def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         count=_count(row.count, len(seat_list)),
         count_matches=row.count_matches or 0,
         rated=bool(getattr(row, "rated", False)),
+        clock=bool(getattr(row, "clock", False)),
     )
 
 

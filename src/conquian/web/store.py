@@ -163,6 +163,7 @@ class Store(AccountStorage, QueueStorage, ReportStorage, ABC):
                 count=count_text(match.count),
                 count_matches=match.count_matches,
                 rated=match.rated,
+                clock=match.clock,
             )
         )
         if first_deal is not None:

@@ -140,6 +140,7 @@ class Views:
             "cards_to_win": live.rules.cards_to_win,
             "hints": live.hints,
             "rated": live.rated,
+            "clock": live.clocked,
         }
 
     def not_your_turn(self, exc: IllegalActionError, seat: int) -> UserError:

@@ -48,6 +48,7 @@ export {};
  * @property {boolean} by_invitation  the free seats are taken by invitation only
  * @property {string | null} rematch  the id of the rematch, once there is one
  * @property {boolean} rated  a game between people that changes their ratings when it ends
+ * @property {boolean} [clock]  its decisions have a clock (quick match, or the host's choice)
  * @property {string} rules  the rules' spec
  * @property {DeckStyle} deck
  * @property {number} cards_to_win

@@ -17,6 +17,9 @@ depends_on = None
 
 
 def upgrade() -> None:
+    op.add_column(
+        "games", sa.Column("clock", sa.Boolean, nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "quick_tickets",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -74,6 +77,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("games") as games:
+        games.drop_column("clock")
     op.drop_table("reports")
     op.drop_table("leaves")
     op.drop_table("clocks")

@@ -87,6 +87,7 @@ export function showHome() {
           <label class="check"><input type="checkbox" id="public"> ${esc(said.publicLabel)}</label>
           <label class="check"><input type="checkbox" id="hints-friends"> ${esc(t("Hints: the players may ask for hints"))}</label>
           <label class="check" id="rated-label"><input type="checkbox" id="rated"> ${esc(t("Rated: the game counts for the players' ratings"))}</label>
+          <label class="check"><input type="checkbox" id="clock-friends"> ${esc(t("Clock: 30 s a decision, then a bank of 60 s; a computer decides for whoever runs out"))}</label>
           <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
@@ -168,6 +169,7 @@ export function showHome() {
       body.public = element("public", HTMLInputElement).checked;
       body.hints = element("hints-friends", HTMLInputElement).checked;
       if (element("rated", HTMLInputElement).checked) body.rated = true;
+      if (element("clock-friends", HTMLInputElement).checked) body.clock = true;
     }
     const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
     const bots = chosen.length - people;
