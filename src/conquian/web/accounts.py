@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import RecordError
@@ -41,6 +41,7 @@ from .schema import (
     seats,
     sessions,
 )
+from .storepart import StorePart
 
 _T = TypeVar("_T")
 
@@ -57,14 +58,9 @@ def player_row(found: Any) -> PlayerRow:
     )
 
 
-class AccountStorage:
+class AccountStorage(StorePart):
     """Accounts in the store (a base of :class:`.store.Store`, which gives the engine and the
     storage threads)."""
-
-    engine: Engine
-
-    async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
-        raise NotImplementedError  # the store's
 
     # ------------------------------------------------------------------ sessions
 

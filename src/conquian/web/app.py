@@ -191,12 +191,12 @@ def create_app(
         app.state.timeouts = Timeouts(app.state.hub, clocks_every)
         try:
             await app.state.hub.start()  # hear other processes' changes before serving
-            app.state.quick.start()
-            app.state.timeouts.start()
+            app.state.quick.rounds.start()
+            app.state.timeouts.looks.start()
             yield
         finally:
-            await app.state.timeouts.close()
-            await app.state.quick.close()
+            await app.state.timeouts.looks.close()
+            await app.state.quick.rounds.close()
             await app.state.hub.close()
             await store.close()
 

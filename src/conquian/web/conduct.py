@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..notation import small_number
-from .http import hub_of, json_body
+from .http import check_fields, hub_of, json_body
 from .identity import me
 from .languages import WEB_WORDS
 from .reports import NOTE_MOST, REASONS
@@ -49,9 +49,7 @@ async def report(request: Request) -> Response:
     :data:`.reports.REASONS`), ``"note"`` (optional, 500 characters at most) and
     ``"block": true`` to block him too."""
     body = await json_body(request, "me")
-    unknown = sorted(set(body) - {"reason", "note", "block"})
-    if unknown:
-        raise UserError(_("Unknown field {field}.").format(field=repr(unknown[0][:20])))
+    check_fields(body, {"reason", "note", "block"}, set())
     reason, note, block = body.get("reason"), body.get("note", ""), body.get("block", False)
     if reason not in REASONS:
         raise UserError(_("'reason' must be one of {reasons}.").format(reasons=", ".join(REASONS)))

@@ -61,6 +61,19 @@ def count_request(request: Request, what: str) -> None:
     )
 
 
+def check_fields(body: dict[str, Any], allowed: set[str], texts: set[str]) -> None:
+    """Refuse a body with a field not in ``allowed``, or a field of ``texts`` not a string.
+
+    :raises UserError: naming the field.
+    """
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise UserError(_("Unknown field {field}.").format(field=repr(unknown[0][:20])))
+    for name in sorted(texts):
+        if not isinstance(body.get(name), str):
+            raise UserError(_("Send {field} as text.").format(field=repr(name)))
+
+
 def refuse_other_sites(request: Request) -> None:
     """:raises UserError: 403 for a request from a page of another site."""
     problem = request.app.state.origins.cross_site(request.headers)

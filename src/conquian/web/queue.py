@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .clock import Clock
 from .pairing import Table, Ticket, tables
 from .ratings import MU, SIGMA, shown
 from .schema import DealRow, MatchRow, blocks, clocks, leaves, players, quick_tickets, ratings
+from .storepart import StorePart
 
 _T = TypeVar("_T")
 
@@ -65,17 +65,8 @@ def _ticket_row(found: Any) -> TicketRow:
     )
 
 
-class QueueStorage:
+class QueueStorage(StorePart):
     """The quick-match queue and the blocks in the store (a base of :class:`.store.Store`)."""
-
-    engine: Engine
-
-    async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
-        raise NotImplementedError  # the store's
-
-    @staticmethod
-    def _insert_match(conn: Connection, match: MatchRow, first_deal: DealRow | None) -> None:
-        raise NotImplementedError  # the store's
 
     # ------------------------------------------------------------------ tickets
 

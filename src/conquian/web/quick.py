@@ -16,9 +16,7 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import base64
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -34,11 +32,12 @@ from starlette.routing import Route
 
 from ..rules import find_rules
 from . import words
-from .http import count_request, hub_of, json_body, refuse_other_sites
+from .http import check_fields, count_request, hub_of, json_body, refuse_other_sites
 from .identity import current_player, me
 from .languages import WEB_WORDS
 from .live import QUICK, LiveMatch, new_match_id, new_match_row
 from .pairing import LEAVES_COUNTED, Table, computer_level, kept_out_until
+from .periodic import Periodic
 from .queue import SEATED, TableRows
 from .ratings import FORMS
 from .requests import UserError, check_name
@@ -63,25 +62,11 @@ class QuickMatch:
         self.store = store
         self.secret = secret.encode()
         self.bots_after = bots_after
-        self._task: asyncio.Task[None] | None = None
+        self.rounds = Periodic(TICK, "quick match: a round of seating", self._round)
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(TICK)
-            for form in await self.store.waiting_forms():
-                try:
-                    await self.seat(form)
-                except Exception:  # a round that failed is said; the next one tries again
-                    log.exception("quick match: could not seat the players of %s", form)
+    async def _round(self) -> None:
+        for form in await self.store.waiting_forms():
+            await self.seat(form)
 
     async def seat(self, form: str, *, wait: bool = False) -> int:
         """Seat the waiting players of ``form`` who make tables now; how many tables
@@ -174,9 +159,7 @@ async def ask(request: Request) -> Response:
     accounts alike; ``"name"``, the player's name from now on): a ticket for the next table
     of that form."""
     body = await json_body(request, "create")
-    unknown = sorted(set(body) - {"form", "anyone", "name"})
-    if unknown:
-        raise UserError(_("Unknown field {field}.").format(field=repr(unknown[0][:20])))
+    check_fields(body, {"form", "anyone", "name"}, set())
     form, anyone = body.get("form"), body.get("anyone", False)
     if form not in FORMS:
         raise UserError(

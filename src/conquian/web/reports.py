@@ -9,14 +9,13 @@ other.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 
 from .schema import players, reports, seats
+from .storepart import StorePart
 
 _T = TypeVar("_T")
 
@@ -27,13 +26,8 @@ NOTE_MOST = 500
 """The longest note of a report, in characters."""
 
 
-class ReportStorage:
+class ReportStorage(StorePart):
     """Reports in the store (a base of :class:`.store.Store`)."""
-
-    engine: Engine
-
-    async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T:
-        raise NotImplementedError  # the store's
 
     async def seat_players(self, game_id: str) -> list[str | None]:
         """The player who sat in each seat of a game (None: a computer, or nobody known)."""

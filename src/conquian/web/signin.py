@@ -46,7 +46,7 @@ from .credentials import (
     sign_in_options,
     signed_in_count,
 )
-from .http import count_request, hub_of, json_body
+from .http import check_fields, count_request, hub_of, json_body
 from .identity import (
     PLAYER_KEY,
     SETTINGS,
@@ -86,16 +86,6 @@ async def _slowly(fn: Any, *args: Any) -> Any:
     return await asyncio.to_thread(bounded)
 
 
-def _fields(body: dict[str, Any], allowed: set[str], texts: set[str]) -> None:
-    """Refuse a body with a field not in ``allowed``, or a field of ``texts`` not a string."""
-    unknown = sorted(set(body) - allowed)
-    if unknown:
-        raise UserError(_("Unknown field {field}.").format(field=repr(unknown[0][:20])))
-    for name in sorted(texts):
-        if not isinstance(body.get(name), str):
-            raise UserError(_("Send {field} as text.").format(field=repr(name)))
-
-
 async def me_answer(store: Store, player: PlayerRow) -> Response:
     """What ``/api/me`` answers: the player, with his ratings and settings, to himself only."""
     facts = {**about(player), "ratings": await store.player_ratings(player.id)}
@@ -127,7 +117,7 @@ async def about_me(request: Request) -> Response:
 async def rename_me(request: Request) -> Response:
     """``POST /api/me`` with ``{"name"}``: the visitor's player's name, changed."""
     body = await json_body(request, "me")
-    _fields(body, {"name"}, {"name"})
+    check_fields(body, {"name"}, {"name"})
     name = check_name(body["name"], "")
     if not name:
         raise UserError(_("The name may not be empty."))
@@ -141,7 +131,7 @@ async def save_settings(request: Request) -> Response:
     """``POST /api/me/settings`` with any of ``language``, ``deck``, ``sound``, ``autoplay``:
     kept with the player (the others as they were)."""
     body = await json_body(request, "settings")
-    _fields(body, set(SETTINGS), set())
+    check_fields(body, set(SETTINGS), set())
     for name, value in body.items():
         kind = SETTINGS[name]
         good = (
@@ -208,7 +198,7 @@ async def block_player(request: Request) -> Response:
     """``POST /api/players/{id}/block`` with ``{"block": true}`` (or ``false``): the visitor
     is never seated with that player in a quick match (or may be again)."""
     body = await json_body(request, "me")
-    _fields(body, {"block"}, set())
+    check_fields(body, {"block"}, set())
     on = body.get("block")
     if not isinstance(on, bool):
         raise UserError(_("Send {field} as true or false.").format(field="'block'"))
@@ -261,7 +251,7 @@ async def set_password(request: Request) -> Response:
     """``POST /api/account/password`` with ``{"login", "password"}`` (and ``"current"``, the
     password now, when the account has one): sign in with these from now on."""
     body = await json_body(request, "signin")
-    _fields(body, {"login", "password", "current"}, {"login", "password"})
+    check_fields(body, {"login", "password", "current"}, {"login", "password"})
     login, password = body["login"], body["password"]
     problem = login_problem(login)
     if problem == "length":
@@ -319,7 +309,7 @@ async def add_passkey(request: Request) -> Response:
     """``POST /api/account/passkey`` with ``{"credential"}`` (what the browser made, as its
     ``toJSON()`` writes it): a new passkey of the visitor's player."""
     body = await json_body(request, "signin")
-    _fields(body, {"credential"}, set())
+    check_fields(body, {"credential"}, set())
     origin = _origin(request)
     store = _store(request)
     player = await me(request, store)
@@ -340,7 +330,7 @@ async def remove_passkey(request: Request) -> Response:
     """``POST /api/account/passkey/remove`` with ``{"id"}``: forget one of your passkeys
     (not the last way to sign in)."""
     body = await json_body(request, "me")
-    _fields(body, {"id"}, {"id"})
+    check_fields(body, {"id"}, {"id"})
     player = await _signed_in(request)
     store = _store(request)
     facts = await store.account(player.id)
@@ -392,7 +382,7 @@ def _refused() -> UserError:
 async def sign_in_password(request: Request) -> Response:
     """``POST /api/signin/password`` with ``{"login", "password"}``."""
     body = await json_body(request, "signin")
-    _fields(body, {"login", "password"}, {"login", "password"})
+    check_fields(body, {"login", "password"}, {"login", "password"})
     store = _store(request)
     password = body["password"][:256]
     found = await store.password_of_login(login_key(body["login"])[:64])
@@ -428,7 +418,7 @@ async def passkey_sign_in_options(request: Request) -> Response:
 async def sign_in_passkey(request: Request) -> Response:
     """``POST /api/signin/passkey`` with ``{"credential"}`` (the browser's answer)."""
     body = await json_body(request, "signin")
-    _fields(body, {"credential"}, set())
+    check_fields(body, {"credential"}, set())
     origin = _origin(request)
     store = _store(request)
     kept = request.session.pop(CHALLENGE_KEY, None)
@@ -449,7 +439,7 @@ async def sign_in_passkey(request: Request) -> Response:
 async def sign_in_recovery(request: Request) -> Response:
     """``POST /api/signin/recovery`` with ``{"code"}``: one recovery code, used up."""
     body = await json_body(request, "signin")
-    _fields(body, {"code"}, {"code"})
+    check_fields(body, {"code"}, {"code"})
     store = _store(request)
     player_id = await store.use_recovery_code(code_hash(body["code"][:64]))
     if player_id is None:
@@ -461,7 +451,7 @@ async def sign_in_recovery(request: Request) -> Response:
 async def sign_out_route(request: Request) -> Response:
     """``POST /api/signout`` (``{"everywhere": true}``: every other browser too)."""
     body = await json_body(request, "me")
-    _fields(body, {"everywhere"}, set())
+    check_fields(body, {"everywhere"}, set())
     everywhere = body.get("everywhere", False)
     if not isinstance(everywhere, bool):
         raise UserError(_("Send {field} as true or false.").format(field="'everywhere'"))

@@ -13,8 +13,6 @@ makes it only if this one does not, so a killed process stalls no table), and ma
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 
@@ -22,6 +20,7 @@ from ..bots import make_bot
 from ..seats import BotTurn
 from .clock import SHUFFLE, Clock
 from .hub import Hub
+from .periodic import Periodic
 
 log = logging.getLogger("conquian.web")
 
@@ -38,25 +37,7 @@ class Timeouts:
 
     def __init__(self, hub: Hub, every: float = TICK) -> None:
         self.hub = hub
-        self.every = every
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.make_due()
-            except Exception:  # said, and tried again at the next look
-                log.exception("could not make what the clocks say is due")
+        self.looks = Periodic(every, "the clocks: a look for what is due", self.make_due)
 
     async def make_due(self) -> int:
         """Make every clock due now; how many were."""
