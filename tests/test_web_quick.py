@@ -5,6 +5,7 @@ The queue is in the database, so these run on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -345,3 +346,105 @@ def test_a_friends_table_has_a_clock_only_if_its_host_chose_one(waits: TestClien
         assert ("clock" in dealt) is chosen
         if chosen:
             assert dealt["clock"]["seat"] == dealt["obs"]["to_act"]
+
+
+def test_a_player_gone_past_his_grace_is_claimed_from_or_replaced_by_a_computer(
+    database: TestDatabase,
+) -> None:
+    """A person with no connection is shown gone to the others, with when his grace ends;
+    once it has run out, at a table of two the other may claim the match (a rated win, and a
+    leave for the one gone), and at a tercerilla a computer takes his seat until his page
+    says hello again.  (Time is made to pass by setting the presence rows back by hand, and
+    the looks are made by the test.)"""
+    app = create_app(
+        database.url,
+        bot_delay=0,
+        session_secret=SECRET,
+        quick_bots_after=3600.0,
+        clocks_every=3600.0,
+        grace=60.0,
+    )
+    engine = create_engine(database.url)
+
+    def gone_for(game: str, seat: int, seconds: float) -> None:
+        with engine.begin() as conn:
+            conn.execute(
+                text("update presence set seen = :t where game_id = :g and seat = :s"),
+                {"t": time.time() - seconds, "g": game, "s": seat},
+            )
+
+    with TestClient(app) as client:
+        look = lambda: client.portal.call(app.state.hub.absence.look)  # noqa: E731
+        # a table of two: Ben leaves
+        ana, ben = Browser(client), Browser(client)
+        ticket = ana.post("/api/quick", json={"form": "classic"}).json()["ticket"]
+        seated_ben = ben.post("/api/quick", json={"form": "classic"}).json()
+        seated_ana = ana.get(f"/api/quick/{ticket}").json()
+        game, gone = seated_ana["game"], seated_ben["seat"]
+        seated_hello(ben, seated_ben)  # he came, then closed the tab
+        with ana.using() as c, c.websocket_connect(f"/ws/{game}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": seated_ana["token"]}))
+            received_until(ws, lambda m: m["obs"] is not None)
+            look()
+            ws.send_text(json.dumps({"type": "claim"}))  # he is here still (just seen)
+            assert "has not left the table" in next_error(ws)
+            gone_for(game, gone, 10)  # gone, his grace running
+            look()
+            shown = received_until(ws, lambda m: m["clock"]["gone"][gone] is not None)
+            assert shown["clock"]["left"] == [False, False]
+            assert shown["clock"]["gone"][gone] == pytest.approx(time.time() + 50, abs=5)
+            ws.send_text(json.dumps({"type": "claim"}))
+            assert "has not left the table" in next_error(ws)
+            gone_for(game, gone, 61)  # his grace ran out
+            look()
+            received_until(ws, lambda m: m["clock"]["left"][gone])
+            ws.send_text(json.dumps({"type": "claim"}))
+            over = received_until(ws, lambda m: m["match"]["over"])
+            assert over["match"]["abandoned"] == gone and over["match"]["leader"] == 1 - gone
+            assert "clock" not in over  # the clock stopped
+            # his hand stays his: the deal was left undecided, not shown
+            assert over["obs"]["hand"] and "hands" not in json.dumps(over["obs"])
+            ws.send_text(json.dumps({"type": "claim"}))
+            assert "The match is over" in next_error(ws)
+        ana_id, ben_id = (who.get("/api/me").json()["id"] for who in (ana, ben))
+        places = dict(
+            database.query("select player_id, place from rating_events where game_id = %s", game)
+        )
+        assert places == {ana_id: 1, ben_id: 2}
+        assert database.query("select game_id from leaves where player_id = %s", ben_id) == [
+            (game,)
+        ]
+        assert ana.get(f"/api/games/{game}").json()["status"] == "over"
+
+        # a tercerilla: Cy leaves; a computer takes his seat until he is back
+        people = [Browser(client) for _ in range(3)]
+        tickets = [p.post("/api/quick", json={"form": "tercerilla"}).json() for p in people]
+        seated = [
+            p.get(f"/api/quick/{t['ticket']}").json() for p, t in zip(people, tickets, strict=True)
+        ]
+        game, cy = seated[0]["game"], seated[2]["seat"]
+        assert {s["game"] for s in seated} == {game}
+        seated_hello(people[2], seated[2])
+        with contextlib.ExitStack() as stack:
+            sockets = []
+            for who, answer in zip(people[:2], seated[:2], strict=True):
+                ws = stack.enter_context(who.using()).websocket_connect(f"/ws/{game}")
+                ws = stack.enter_context(ws)
+                ws.send_text(json.dumps({"type": "hello", "token": answer["token"]}))
+                sockets.append(ws)
+            for ws in sockets:
+                received_until(ws, lambda m: m["obs"] is not None)
+            look()
+            gone_for(game, cy, 61)
+            look()
+            for ws in sockets:
+                state = received_until(ws, lambda m: m["clock"]["left"][cy])
+                assert state["clock"]["away"][cy] is True  # a computer plays for him
+            sockets[0].send_text(json.dumps({"type": "claim"}))
+            assert "Only a table of two people can be claimed" in next_error(sockets[0])
+            assert database.query("select game_id from leaves where game_id = %s", game) == [
+                (game,)
+            ]
+            back = seated_hello(people[2], seated[2])  # he is back: his seat again
+            assert back["clock"]["away"][cy] is False
+    engine.dispose()

@@ -682,19 +682,28 @@ def cmd_arena_combine(args: argparse.Namespace) -> int:
 
 
 def cmd_moderate(args: argparse.Namespace) -> int:
-    """``conquian moderate``: the players' reports, newest first, with their games."""
+    """``conquian moderate``: the players' reports, newest first, with their games; then the
+    fair-play signals of the recent games (:mod:`conquian.web.fairplay`), for a person to look
+    at."""
     import asyncio
 
     try:
         from .web.database import default_db_url, open_store
+        from .web.fairplay import EXPERT_SAMPLE, WINDOW_DAYS, Signals, fair_play_signals
     except ImportError as exc:
         raise CliError(
             _(
                 "the database needs the 'web' extra ({name} is missing): pip install 'conquian[web]'"
             ).format(name=exc.name)
         ) from None
+    days = WINDOW_DAYS if args.days is None else args.days
+    sample = EXPERT_SAMPLE if args.sample is None else args.sample
+    if args.limit < 0 or sample < 0 or days <= 0:
+        raise CliError(_("--limit and --sample must be at least 0, and --days more than 0."))
 
-    async def read() -> tuple[list[dict[str, object]], dict[str, list[tuple[int, str, str]]]]:
+    async def read() -> tuple[
+        list[dict[str, object]], dict[str, list[tuple[int, str, str]]], Signals
+    ]:
         store = open_store(args.db or default_db_url())
         try:
             found = await store.reports(args.limit)
@@ -702,11 +711,14 @@ def cmd_moderate(args: argparse.Namespace) -> int:
             if args.records:
                 for game in {str(r["game_id"]) for r in found}:
                     games[game] = await store.records(game)
-            return found, games
+            signals = await asyncio.to_thread(
+                fair_play_signals, store.engine, days=days, sample=sample
+            )
+            return found, games, signals
         finally:
             await store.close()
 
-    found, games = asyncio.run(read())
+    found, games, signals = asyncio.run(read())
     if not found:
         print(_("No reports."))
     for r in found:
@@ -729,7 +741,95 @@ def cmd_moderate(args: argparse.Namespace) -> int:
         for deal, result, text in games.get(str(r["game_id"]), []):
             print("   " + _("deal {deal}: {result}").format(deal=deal, result=result))
             print("\n".join("      " + line for line in text.splitlines()))
+    print()
+    print(_moderation_signals(signals, days, sample))
     return 0
+
+
+def _moderation_signals(signals: Any, days: int, sample: int) -> str:
+    """The fair-play signals as a moderator reads them: one line each, naming the players by
+    name and id, with the figures and the games to look at."""
+    from .play.terminal_words import ngettext
+
+    shown_games = 8
+
+    def who(player: str) -> str:
+        return f"{signals.names.get(player, '-')} [{player}]"
+
+    def ids(games: Sequence[str]) -> str:
+        listed = ", ".join(games[:shown_games])
+        return listed if len(games) <= shown_games else f"{listed}, +{len(games) - shown_games}"
+
+    lines = [
+        ngettext(
+            "Fair-play signals of the games of the last {days} day ({games} looked at), for a "
+            "person to look at; nothing is done about them automatically:",
+            "Fair-play signals of the games of the last {days} days ({games} looked at), for a "
+            "person to look at; nothing is done about them automatically:",
+            days,
+        ).format(days=days, games=signals.games)
+    ]
+    for feed in signals.feeding:
+        lines.append(
+            "  "
+            + _(
+                "feeding: {giver} feeds {taker}: {taker_name} took {taken}/{offered} of the cards "
+                "{giver_name} offered him ({rate}; the others took {others_rate}); forces when "
+                "{giver_name} could: 0/{chances}; games together ({count}): {games}"
+            ).format(
+                giver=who(feed.giver),
+                taker=who(feed.taker),
+                giver_name=signals.names.get(feed.giver, feed.giver),
+                taker_name=signals.names.get(feed.taker, feed.taker),
+                taken=feed.taken,
+                offered=feed.offered,
+                rate=f"{feed.rate:.0%}",
+                others_rate=f"{feed.others_rate:.0%}",
+                chances=feed.chances,
+                count=len(feed.games),
+                games=ids(feed.games),
+            )
+        )
+    for meet in signals.meeting:
+        lines.append(
+            "  "
+            + _(
+                "meeting: {first} and {second} sat at the same quick table often: games together "
+                "({count}, of their {first_games} and {second_games}): {games}"
+            ).format(
+                first=who(meet.first),
+                second=who(meet.second),
+                count=len(meet.games),
+                first_games=meet.first_games,
+                second_games=meet.second_games,
+                games=ids(meet.games),
+            )
+        )
+    for expert in signals.expert:
+        lines.append(
+            "  "
+            + _(
+                "expert: {player} chose the expert's move in {agreed}/{compared} decisions "
+                "({rate}; {expected} expected at rating {rating}); think times steady "
+                "(variation {variation}, decisions timed: {timed}); games ({count}): {games}"
+            ).format(
+                player=who(expert.player),
+                agreed=expert.agreed,
+                compared=expert.compared,
+                rate=f"{expert.rate:.0%}",
+                expected=f"{expert.expected:.0%}",
+                rating=expert.rating,
+                variation=f"{expert.variation:.2f}",
+                timed=expert.timed,
+                count=len(expert.games),
+                games=ids(expert.games),
+            )
+        )
+    if not signals:
+        lines.append("  " + _("No fair-play signals."))
+    if sample == 0:
+        lines.append("  " + _("(The expert's agreement was not checked: --sample 0.)"))
+    return "\n".join(lines)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -1091,6 +1191,17 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help=_(
+            "seconds a table with a clock waits for a player who lost his connection before "
+            "the other may claim the match (two players) or a computer takes his seat "
+            "(default 60)"
+        ),
+    )
+    p.add_argument(
         "--rate-limit",
         default="20/minute;200/hour",
         metavar="RATE",
@@ -1138,10 +1249,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "moderate",
-        help=_("the players' reports, newest first, for a moderator"),
+        help=_("the players' reports and the fair-play signals, for a moderator"),
         description=_(
             "The reports players made of others they sat with: when, why, who reported whom, "
-            "at which game and seat, and the note; with --records, each game's records too."
+            "at which game and seat, and the note; with --records, each game's records too. "
+            "Then the fair-play signals of the recent games, for a person to look at (nothing "
+            "is done about them): a player who feeds another at tables of three or four and "
+            "never forces him; two people who sit at the same quick tables too often; a player "
+            "who thinks at an even pace and chooses the expert's move far more often than his "
+            "rating suggests."
         ),
     )
     p.add_argument(
@@ -1150,6 +1266,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=50, metavar="N", help=_("the newest N (50)"))
     p.add_argument(
         "--records", action="store_true", help=_("print each reported game's finished deals")
+    )
+    p.add_argument(
+        "--days",
+        type=int,
+        metavar="N",
+        help=_("look for fair-play signals in the games of the last N days (30)"),
+    )
+    p.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help=_(
+            "ask the expert about at most N decisions of each player who thinks at an even "
+            "pace (20; 0 leaves the expert out, the slow part)"
+        ),
     )
     add_language_option(p)
     p.set_defaults(func=cmd_moderate)

@@ -86,6 +86,8 @@ class Match:
         self.deal: Game | None = None
         """The deal in play: dealt by :meth:`new_game` and not yet settled."""
         self.draws_in_a_row = 0
+        self.abandoned_by: int | None = None
+        """The player who left the match unfinished (see :meth:`abandon`), or None."""
         self.first_dealer = self._choose_first_dealer()
         self.dealer = self.first_dealer
         self._deal_seed: int | None = None
@@ -129,8 +131,39 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        """Whether the match has ended (a single-deal match ends at its first decided deal)."""
-        return self._ends(self.results, self.balance)
+        """Whether the match has ended (a single-deal match ends at its first decided deal),
+        or a player abandoned it."""
+        return self.abandoned_by is not None or self._ends(self.results, self.balance)
+
+    def abandon(self, player: int) -> None:
+        """End the match unfinished because ``player`` left it: the deal in play stays as it
+        was (undecided, its hands unshown), and the match is over with him last.
+
+        >>> match = Match("standard", seed=4)
+        >>> _ = match.new_deal()
+        >>> match.abandon(1)
+        >>> match.is_over, match.abandoned_by, match.places()
+        (True, 1, [1, 2])
+
+        :raises ConquianError: if the match is over already or there is no such player.
+        """
+        if self.is_over:
+            raise ConquianError("The match is over.")
+        if not 0 <= player < self.rules.num_players:
+            raise ConquianError(f"There is no player {player} in this match.")
+        self.abandoned_by = player
+
+    def places(self) -> list[int]:
+        """Each player's place in the match (1 first; equal balances share a place), the
+        player who abandoned it last.
+
+        >>> match = Match("tercerilla", seed=1)
+        >>> match.balance = [2, -1, -1]
+        >>> match.places()
+        [1, 2, 2]
+        """
+        scores = [(0 if p != self.abandoned_by else 1, -b) for p, b in enumerate(self.balance)]
+        return [1 + sum(other < mine for other in scores) for mine in scores]
 
     def _ends(self, results: Sequence[DealResult], balance: Sequence[int]) -> bool:
         kind = self.rules.match

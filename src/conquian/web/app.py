@@ -116,6 +116,7 @@ from ..records import GameRecord
 from ..rules import find_rules
 from ..state import GameState
 from . import conduct, messages, quick, signin, words
+from .clock import GRACE
 from .database import default_db_url, open_store
 from .http import hub_of, json_body
 from .hub import Hub, shuffle_offer
@@ -162,6 +163,7 @@ def create_app(
     bot_delay: float = 0.6,
     quick_bots_after: float = BOTS_AFTER,
     clocks_every: float = TICK,
+    grace: float = GRACE,
     rate_limit: str | None = None,
     allowed_origins: tuple[str, ...] = (),
     session_secret: str | None = None,
@@ -175,7 +177,9 @@ def create_app(
     players' cookies (None: one made for this application alone, so that a cookie does not
     outlive it; ``conquian serve`` keeps one, see :func:`.server.session_secret`).
     ``quick_bots_after``: seconds a quick-match table waits for people before computers fill
-    its seats; ``clocks_every``: seconds between two looks for what the clocks say is due.
+    its seats; ``clocks_every``: seconds between two looks for what the clocks say is due;
+    ``grace``: seconds a clocked table waits for a person with no connection before another
+    may claim the match (two people) or a computer takes his seat (three or four).
 
     :raises ValueError: for a rate or an origin that cannot be read.
     """
@@ -186,7 +190,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = open_store(url)
-        app.state.hub = Hub(store, bot_delay=bot_delay)
+        app.state.hub = Hub(store, bot_delay=bot_delay, grace=grace)
         app.state.quick = QuickMatch(store, app.state.session_secret, quick_bots_after)
         app.state.timeouts = Timeouts(app.state.hub, clocks_every)
         try:

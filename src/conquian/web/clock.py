@@ -40,6 +40,9 @@ NOBODY = -2
 """The ``seat`` of a clock while no person is awaited (a computer's turn): nothing is due."""
 NEVER = 10.0**10
 """The due time of a clock that awaits nobody."""
+GRACE = 60.0
+"""Seconds a person's seat waits, shown to the others, once he has no connection: then, at a
+table of two, the other may claim the match; at a larger table a computer takes his seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +116,20 @@ def next_clock(
     return Clock(seq, seat, now, due, tuple(banks), tuple(timeouts))
 
 
+def away(clock: Clock, seat: int, now: float) -> Clock:
+    """The clock once ``seat`` is away at once (he left the table and his grace ran out): a
+    computer decides for him, now if it is his turn.
+
+    >>> gone = away(Clock(3, 1, 0.0, 90.0, (60.0, 60.0), (0, 0)), 1, now=50.0)
+    >>> gone.away, gone.due
+    ((False, True), 50.0)
+    """
+    timeouts = list(clock.timeouts)
+    timeouts[seat] = max(timeouts[seat], AWAY_AFTER)
+    due = now if clock.seat == seat else clock.due
+    return replace(clock, timeouts=tuple(timeouts), due=due)
+
+
 def back(clock: Clock, seat: int) -> Clock:
     """The clock once ``seat`` is back (he made a decision himself): not away.
 
@@ -124,17 +141,24 @@ def back(clock: Clock, seat: int) -> Clock:
     return replace(clock, timeouts=tuple(timeouts))
 
 
-def part(clock: Clock, now: float) -> dict[str, object]:
+def part(
+    clock: Clock, now: float, gone: tuple[float | None, ...] = (), left: tuple[bool, ...] = ()
+) -> dict[str, object]:
     """The clock as a state message carries it: whose it is, when it is due, the server's
-    time now (the page counts down from its own clock, set by it), the banks, who is away.
+    time now (the page counts down from its own clock, set by it), the banks, who is away,
+    and, of each person with no connection, when his grace ends and whether it ran out.
 
-    >>> part(Clock(4, 1, 10.0, 70.0, (60.0, 50.0), (0, 0)), 12.5)["due"]
-    70.0
+    >>> shown = part(Clock(4, 1, 10.0, 70.0, (60.0, 50.0), (0, 0)), 12.5, (None, 80.0))
+    >>> shown["due"], shown["gone"], shown["left"]
+    (70.0, [None, 80.0], [False, False])
     """
+    seats = len(clock.banks)
     return {
         "seat": clock.seat,
         "due": None if clock.due >= NEVER else clock.due,
         "now": now,
         "banks": [round(b, 1) for b in clock.banks],
         "away": list(clock.away),
+        "gone": list(gone) if len(gone) == seats else [None] * seats,
+        "left": list(left) if len(left) == seats else [False] * seats,
     }

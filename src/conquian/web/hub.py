@@ -28,7 +28,6 @@ import logging
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -38,7 +37,8 @@ from ..errors import IllegalActionError
 from ..present.i18n import speaking
 from ..seats import BotTurn
 from . import requests, words
-from .clock import DECISION, back, next_clock
+from .absence import Absence
+from .clock import GRACE
 from .coach import Coach
 from .conn import Conn
 from .languages import WEB_WORDS
@@ -52,9 +52,8 @@ from .live import (
     new_token,
 )
 from .messages import Commitment
-from .ratings import form_of
 from .requests import Hello, NewMatch, UserError
-from .room import Room, save_shuffles
+from .room import Room, rate, save_shuffles
 from .schema import PlayerRow, SeatRow, hash_token
 from .store import Store
 from .sync import Sync
@@ -87,7 +86,14 @@ TAKE_PAUSE = 2.5
 class Hub:
     """Every match in this process's memory, the store, and the bots' worker threads."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, bot_threads: int = 2) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        bot_threads: int = 2,
+        grace: float = GRACE,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
@@ -96,6 +102,7 @@ class Hub:
         self._review_pool = ThreadPoolExecutor(1, thread_name_prefix="conquian-review")
         self.coach = Coach(self._bot_pool, self._review_pool)
         self.sync = Sync(store, self.rooms, self._loading, self._changed_elsewhere)
+        self.absence = Absence(store, self.rooms, self.sync, grace)
 
     async def start(self) -> None:
         """Hear the other processes' changes (PostgreSQL); before serving."""
@@ -350,7 +357,7 @@ class Hub:
                 conn.send({"type": "error", "message": said})
         room = await self.greet(room, conn.seat, hello.seed)
         if conn.seat is not None:
-            await self.returned(room, conn.seat)
+            await self.absence.returned(room, conn.seat)
         return await self.connect(room, conn)
 
     async def seat_of(self, room: Room, token: str | None) -> int | None:
@@ -445,6 +452,8 @@ class Hub:
                 await self._give_seed(room, conn.seat, seed, deal)
             room.broadcast()
             self._kick_bot(room)
+        elif kind == "claim":
+            await self.absence.claim(room, conn)
         elif kind == "say":
             room.talk(conn, requests.read_phrase(data.get("phrase")), time.monotonic())
         elif kind == "ping":
@@ -457,7 +466,7 @@ class Hub:
             raise UserError(
                 _(
                     "Unknown message type {kind}: use act, seed, hint, review, rematch, lang, "
-                    "say or ping."
+                    "say, claim or ping."
                 ).format(kind=repr(str(kind)[:20]))
             )
 
@@ -479,7 +488,7 @@ class Hub:
             raise UserError(words.seed_given(number))
         live.add_seed(stored)
         await save_shuffles(self.store, live)
-        await self.keep_clock(room)
+        await self.absence.keep_clock(room)
 
     async def act(self, room: Room, conn: Conn, action: Action, msg_id: Any = None) -> None:
         """A player's action (``take 5c6c7c``, ``decline``, ``discard Kh``)."""
@@ -565,45 +574,11 @@ class Hub:
         live.settle(pushed)
         await save_shuffles(self.store, live)
         if pushed.status == "over":
-            await self._rate(live)
-        await self.keep_clock(room, timed_out=timed_out)
+            await rate(self.store, live)
+        await self.absence.keep_clock(room, timed_out=timed_out)
         room.broadcast(conn, msg_id)
         self._kick_bot(room)
         return True
-
-    async def keep_clock(self, room: Room, *, timed_out: bool | None = False) -> None:
-        """A clocked game's clock as its state now says (the match's lock is held),
-        stored when it changes, so that any process makes what falls due (:mod:`.clock`);
-        ``timed_out``: the last decision was made for its player when his time ran out
-        (None: it had one choice, made for him at once)."""
-        live = room.live
-        if not live.clocked:
-            return
-        before = live.clock if live.clock is not None else await self.store.clock(live.id)
-        if live.match.is_over:
-            if before is not None:
-                await self.store.save_clock(live.id, None)
-            live.clock = None
-            return
-        seat, forced = live.awaited()
-        if before is not None and before.seq == live.seq and before.seat == seat:
-            live.clock = before
-            return
-        live.clock = next_clock(
-            before,
-            len(live.seats),
-            seq=live.seq,
-            seat=seat,
-            now=time.time(),
-            forced=forced,
-            timed_out=timed_out,
-        )
-        await self.store.save_clock(live.id, live.clock)
-        if timed_out and before is not None and before.seat >= 0:
-            gone = before.seat
-            player = live.seats[gone].player_id
-            if live.clock.away[gone] and not before.away[gone] and player is not None:
-                await self.store.left(player, live.id)  # he left the game
 
     async def stand_in(
         self, room: Room, seat: int, action: Action, *, timed_out: bool | None
@@ -618,33 +593,6 @@ class Hub:
     async def decide(self, turn: BotTurn) -> Action:
         """A computer's decision, worked out in the bots' threads."""
         return await asyncio.get_running_loop().run_in_executor(self._bot_pool, turn.decide)
-
-    async def returned(self, room: Room, seat: int) -> None:
-        """A person away (a computer played for him) is back: his page said hello."""
-        async with room.lock:
-            clock = room.live.clock
-            if clock is None or not clock.away[seat]:
-                return
-            clock = back(clock, seat)
-            if clock.seat == seat:  # his decision: his own time again
-                clock = replace(clock, due=time.time() + DECISION + clock.banks[seat])
-            room.live.clock = clock
-            await self.store.save_clock(room.id, clock)
-
-    async def _rate(self, live: LiveMatch) -> None:
-        """A rated match just ended (its last action stored): its players' ratings move."""
-        form = form_of(live.rules)
-        ids = [s.player_id for s in live.seats]
-        if not live.rated or form is None or any(i is None for i in ids):
-            return
-        if len(set(ids)) < len(ids):  # one player in two seats (one browser): not rated
-            log.info("match %s: one player sat in two seats; not rated", live.id)
-            return
-        results = [(str(i), b) for i, b in zip(ids, live.match.balance, strict=True)]
-        try:
-            await self.store.rate_match(live.id, form, results)
-        except Exception:  # the match is stored; a rating that failed is said in the log
-            log.exception("match %s: could not rate it", live.id)
 
     # ------------------------------------------------------------------ computer players
 

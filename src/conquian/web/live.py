@@ -94,6 +94,8 @@ class Refusal(StrEnum):
     """The seat gave its seed to this deal's shuffle already (``deal``)."""
     LESSON_MOVE = "lesson_move"
     """In the guided first hand, another move than the one the lesson asks for."""
+    CLAIM_TWO = "claim_two"
+    """A claim at a table that is not of two people (a computer takes a seat left there)."""
 
 
 class Refused(ConquianError):
@@ -206,6 +208,11 @@ class LiveMatch:
         self.mode = row.mode
         self.clock: Clock | None = None
         """A quick-match game's clock, as this process knows it (:mod:`.clock`)."""
+        self.gone: tuple[float | None, ...] = ()
+        """Each seat of a clocked match whose person has no connection: when his grace ends
+        (None: he is here, or it is a computer's seat; ``()``: nobody looked yet)."""
+        self.left: tuple[bool, ...] = ()
+        """Each seat: its person's grace ran out (:mod:`.absence`)."""
         self.level = row.level
         self.rules: Rules = find_rules(row.rules)
         self.bot_seed = row.bot_seed
@@ -245,6 +252,7 @@ class LiveMatch:
         self._deal_if_due()
         for action_row in stored:
             self._replay(action_row)
+        self._abandon(row.abandoned)
 
     # ------------------------------------------------------------------ the match
 
@@ -404,7 +412,33 @@ class LiveMatch:
             if action_row.seq > self.seq:
                 self._replay(action_row)
                 changed = True
+        if row is not None and row.abandoned is not None and self.match.abandoned_by is None:
+            self._abandon(row.abandoned)
+            changed = True
         return changed
+
+    def _abandon(self, seat: int | None) -> None:
+        """``seat``'s player left the match, and it was claimed (None: nobody did)."""
+        if seat is not None and not self.match.is_over:
+            self.match.abandon(seat)
+            self.status = "over"
+            self.clock = None
+
+    def claimable(self, seat: int) -> int:
+        """The seat ``seat`` would claim the match from (the other of a table of two people;
+        whether he is gone, the caller knows).
+
+        :raises Refused: once the match is over, or where the table is not of two people.
+        """
+        if self.match.is_over:
+            raise Refused(Refusal.MATCH_OVER)
+        if len(self.seats) != 2 or any(s.kind == "bot" for s in self.seats):
+            raise Refused(Refusal.CLAIM_TWO)
+        return 1 - seat
+
+    def abandoned(self, seat: int) -> None:
+        """``seat``'s player left the match and the other claimed it (stored already)."""
+        self._abandon(seat)
 
     # ------------------------------------------------------------------ seats
 

@@ -99,6 +99,8 @@ class Score(TypedDict):
     rematch of the other (the same as ``balance`` where there were none)."""
     count_matches: int
     """How many matches the count holds (1: this one only)."""
+    abandoned: int | None
+    """The seat of the person who left the match unfinished, the other claiming it."""
 
 
 class Commitment(TypedDict):
@@ -271,6 +273,12 @@ class ClockPart(TypedDict):
     banks: list[float]
     away: list[bool]
     """Each seat: a computer plays for him until he decides himself."""
+    gone: list[float | None]
+    """Each seat whose person has no connection: when his grace ends (the server's time);
+    None: he is here (or a computer sits there)."""
+    left: list[bool]
+    """Each seat: its person's grace ran out (at a table of two the other may claim the
+    match; at a larger one a computer plays for him)."""
 
 
 class HintMessage(TypedDict):

@@ -26,7 +26,17 @@ from sqlalchemy.exc import IntegrityError
 from .clock import Clock
 from .pairing import Table, Ticket, tables
 from .ratings import MU, SIGMA, shown
-from .schema import DealRow, MatchRow, blocks, clocks, leaves, players, quick_tickets, ratings
+from .schema import (
+    DealRow,
+    MatchRow,
+    blocks,
+    clocks,
+    leaves,
+    players,
+    presence,
+    quick_tickets,
+    ratings,
+)
 from .storepart import StorePart
 
 _T = TypeVar("_T")
@@ -235,7 +245,9 @@ class QueueStorage(StorePart):
     def _save_clock_now(self, game_id: str, clock: Clock | None) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(clocks).where(clocks.c.game_id == game_id))
-            if clock is not None:
+            if clock is None:  # the match is over: who is at its table no longer matters
+                conn.execute(delete(presence).where(presence.c.game_id == game_id))
+            else:
                 conn.execute(
                     insert(clocks).values(
                         game_id=game_id,

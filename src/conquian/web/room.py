@@ -26,6 +26,7 @@ from .conn import Conn
 from .languages import WEB_WORDS
 from .live import LiveMatch
 from .messages import SaidMessage, StateMessage
+from .ratings import form_of
 from .requests import UserError
 from .schema import ActionRow
 from .store import Store
@@ -130,6 +131,23 @@ class Room:
         if not rows or done < self.heard:
             return None
         return rows
+
+
+async def rate(store: Store, live: LiveMatch) -> None:
+    """A rated match just ended (its last action, or its claim, stored): its players'
+    ratings move, by their places (one who abandoned it last)."""
+    form = form_of(live.rules)
+    ids = [s.player_id for s in live.seats]
+    if not live.rated or form is None or any(i is None for i in ids):
+        return
+    if len(set(ids)) < len(ids):  # one player in two seats (one browser): not rated
+        log.info("match %s: one player sat in two seats; not rated", live.id)
+        return
+    results = [(str(i), -place) for i, place in zip(ids, live.match.places(), strict=True)]
+    try:
+        await store.rate_match(live.id, form, results)
+    except Exception:  # the match is stored; a rating that failed is said in the log
+        log.exception("match %s: could not rate it", live.id)
 
 
 async def save_shuffles(store: Store, live: LiveMatch) -> None:

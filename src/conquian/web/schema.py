@@ -26,6 +26,8 @@ gave them (``games`` holds matches):
 ``quick_tickets``  the quick-match queue: each player waiting for a form, and where he sat
 ``blocks``    who blocked whom (they are never seated together)
 ``clocks``    each quick-match game's clock: what is due, by when (any process makes it)
+``presence``  when each person's seat of a clocked game last had a connection (each process
+              says so each second for the seats it serves): who is gone, and since when
 ``leaves``    each quick-match game a player left (a computer played for him), which keeps
               him out of quick match for a while if he does it again
 ``reports``   a player's report of another he sat with (a reason, a note, the game), for the
@@ -91,6 +93,7 @@ matches = Table(
     Column("count_matches", Integer, nullable=False, server_default="0"),
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("clock", Boolean, nullable=False, server_default=false()),
+    Column("abandoned", Integer),
 )
 
 seats = Table(
@@ -198,6 +201,14 @@ clocks = Table(
     Column("started", Float, nullable=False),
     Column("due", Float, nullable=False, index=True),
     Column("state", Text, nullable=False),
+)
+
+presence = Table(
+    "presence",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seen", Float, nullable=False),
 )
 
 reports = Table(
@@ -351,6 +362,9 @@ class MatchRow:
     clock: bool = False
     """Its decisions have a clock (:mod:`.clock`): the host's choice at a friends' table (a
     quick-match game always has one)."""
+    abandoned: int | None = None
+    """The seat of the person who left the match unfinished, its other player having claimed
+    it (None: nobody did)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +432,7 @@ def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         count_matches=row.count_matches or 0,
         rated=bool(getattr(row, "rated", False)),
         clock=bool(getattr(row, "clock", False)),
+        abandoned=getattr(row, "abandoned", None),
     )
 
 

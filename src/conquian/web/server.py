@@ -143,6 +143,7 @@ def serve(args: argparse.Namespace) -> int:
             session_secret=secret,
             bot_delay=args.bot_delay,
             quick_bots_after=args.quick_bots_after,
+            grace=args.grace,
             rate_limit=args.rate_limit,
             allowed_origins=tuple(args.allow_origin or ()),
         )

@@ -46,6 +46,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection, Engine
 
 from .accounts import AccountStorage, player_row
+from .presence import PresenceStorage
 from .queue import QueueStorage
 from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, rating_facts, shown
 from .reports import ReportStorage
@@ -82,7 +83,7 @@ ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
 
 
-class Store(AccountStorage, QueueStorage, ReportStorage, ABC):
+class Store(AccountStorage, QueueStorage, ReportStorage, PresenceStorage, ABC):
     """The database of web matches (made by :func:`.database.open_store`).
 
     What both databases do the same way is here, as SQLAlchemy Core run in the storage

@@ -23,6 +23,8 @@ class StorePart:
 
         async def _in_thread(self, fn: Callable[..., _T], *args: Any) -> _T: ...
 
+        def _notify(self, conn: Connection, match_id: str, kind: str, number: int = 0) -> None: ...
+
         @staticmethod
         def _insert_match(
             conn: Connection, match: MatchRow, first_deal: DealRow | None

@@ -9,6 +9,9 @@ makes it only if this one does not, so a killed process stalls no table), and ma
 - the first deal's shuffle: the seats that gave no seed in time give none;
 - a clock that is behind its match (its process died between a move and its clock): the
   clock as the match now says.
+
+Each look also says who is at this process's tables, and gives a computer the seat of a
+person gone past his grace (:mod:`.absence`).
 """
 
 from __future__ import annotations
@@ -37,7 +40,12 @@ class Timeouts:
 
     def __init__(self, hub: Hub, every: float = TICK) -> None:
         self.hub = hub
-        self.looks = Periodic(every, "the clocks: a look for what is due", self.make_due)
+        self.looks = Periodic(every, "the clocks: a look for what is due", self.look)
+
+    async def look(self) -> None:
+        """Make what is due, then see who is gone from this process's tables."""
+        await self.make_due()
+        await self.hub.absence.look()
 
     async def make_due(self) -> int:
         """Make every clock due now; how many were."""
@@ -57,7 +65,7 @@ class Timeouts:
                 live = room.live
                 seat, forced = live.awaited()
                 if live.seq != clock.seq or seat != clock.seat:
-                    await hub.keep_clock(room)  # the stored clock is behind the match
+                    await hub.absence.keep_clock(room)  # the stored clock is behind the match
                     room.broadcast()
                     return
                 if seat == SHUFFLE:

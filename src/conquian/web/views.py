@@ -34,6 +34,7 @@ from ..cards import mask_labels
 from ..errors import IllegalActionError
 from ..fair import ALGORITHM
 from ..game import Game
+from ..match import Match
 from ..observation import Observation, PublicEvent, PublicView, observe, observe_public, seat_part
 from ..present.i18n import current_language
 from ..present.lesson import lesson_end, lesson_intro, lesson_refusal, lesson_step
@@ -190,10 +191,11 @@ class Views:
             "balance": list(match.balance),
             "stake": live.game.state.stake if live.dealt else match.deal_value(),
             "over": live.dealt and over,
-            "leader": match.leader if live.dealt else None,
+            "leader": _leader(match) if live.dealt else None,
             "scoring": live.rules.scoring.value,
             "count": live.count,
             "count_matches": live.count_matches + 1,
+            "abandoned": match.abandoned_by,
         }
         public = self._public_now() if live.dealt else None
         return Shared(self._facts(), score, self._commitments(), public)
@@ -223,8 +225,10 @@ class Views:
         the language in use; ``shared``: :meth:`shared`, if the caller has it already; a
         quick-match game's clock too (public: whom it waits for, until when)."""
         message = self._state(seat, shared)
-        if self.live.clock is not None:
-            message["clock"] = cast(ClockPart, part(self.live.clock, time.time()))
+        live = self.live
+        if live.clock is not None:
+            shown = part(live.clock, time.time(), live.gone, live.left)
+            message["clock"] = cast(ClockPart, shown)
         return message
 
     def _state(self, seat: int | None, shared: Shared | None) -> StateMessage:
@@ -438,3 +442,10 @@ def with_invitations(state: StateMessage, invites: dict[int, str], live: LiveMat
         if not live.seats[seat].joined
     ]
     return {**state, "invitations": free}
+
+
+def _leader(match: Match) -> int | None:
+    """The player ahead (the one who claimed a match another abandoned), or None when two or
+    more share the lead."""
+    firsts = [p for p, place in enumerate(match.places()) if place == 1]
+    return firsts[0] if len(firsts) == 1 else None

@@ -263,6 +263,12 @@ def refusal(refused: Refused) -> tuple[str, int]:
         Refusal.SEATS_FULL: (seats_full, 409),
         Refusal.NO_SHUFFLE: (lambda: _("No deal is being shuffled: the match is over."), 400),
         Refusal.LESSON_MOVE: (lambda: _("The lesson asks for another move here."), 400),
+        Refusal.CLAIM_TWO: (
+            lambda: _(
+                "Only a table of two people can be claimed; at a larger table a computer takes the seat of someone who left."
+            ),
+            400,
+        ),
     }
     say, status = words[reason]
     return say(), status

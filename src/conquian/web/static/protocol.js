@@ -67,6 +67,8 @@ export {};
  * @property {number[]} count  la cuenta: each seat's total over this match and the matches
  *   before it, one the rematch of the other
  * @property {number} count_matches  how many matches the count holds (1: this one only)
+ * @property {number | null} abandoned  the seat of the person who left the match unfinished,
+ *   the other claiming it
  */
 
 /**
@@ -219,6 +221,10 @@ export {};
  * @property {number} now  the server's time as it sent this
  * @property {number[]} banks  each seat's bank left
  * @property {boolean[]} away  each seat: a computer plays for him until he decides himself
+ * @property {(number | null)[]} gone  each seat whose person has no connection: when his
+ *   grace ends; null: he is here
+ * @property {boolean[]} left  each seat: his grace ran out (at a table of two the other may
+ *   claim the match; at a larger one a computer plays for him)
  */
 
 // ---------------------------------------------------------------- the other messages
@@ -313,7 +319,7 @@ export {};
  *   | {type: "act", action: string, id: number}
  *   | {type: "seed", deal: number, seed: string}
  *   | {type: "hint"} | {type: "rematch", count?: "keep" | "reset"} | {type: "review", deal: number}
- *   | {type: "lang", lang: string} | {type: "say", phrase: string}} ClientMessage
+ *   | {type: "lang", lang: string} | {type: "say", phrase: string} | {type: "claim"}} ClientMessage
  */
 
 // ---------------------------------------------------------------- the HTTP API

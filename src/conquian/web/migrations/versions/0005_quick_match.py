@@ -1,5 +1,6 @@
 """Play now: the queue of players waiting for a table, the players' blocks and reports, each
-quick-match game's clock, and the games a player left.
+quick-match game's clock, who is connected to it, the games a player left, and the matches
+claimed from a player who left.
 
 Revision ID: 0005
 Revises: 0004
@@ -20,6 +21,7 @@ def upgrade() -> None:
     op.add_column(
         "games", sa.Column("clock", sa.Boolean, nullable=False, server_default=sa.false())
     )
+    op.add_column("games", sa.Column("abandoned", sa.Integer, nullable=True))
     op.create_table(
         "quick_tickets",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -56,6 +58,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_clocks_due", "clocks", ["due"])
     op.create_table(
+        "presence",
+        sa.Column("game_id", sa.String(32), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("seen", sa.Float, nullable=False),
+    )
+    op.create_table(
         "leaves",
         sa.Column("player_id", sa.String(32), primary_key=True),
         sa.Column("game_id", sa.String(32), primary_key=True),
@@ -78,9 +86,11 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as games:
+        games.drop_column("abandoned")
         games.drop_column("clock")
     op.drop_table("reports")
     op.drop_table("leaves")
+    op.drop_table("presence")
     op.drop_table("clocks")
     op.drop_table("blocks")
     op.drop_table("quick_tickets")

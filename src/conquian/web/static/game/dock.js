@@ -19,6 +19,11 @@ export function prompt({ s, game, deck }) {
   const now = dealt(game.state) || s;
   const g = now.game;
   const me = now.seat;
+  if (now.match.over && now.match.abandoned !== null && now.match.abandoned !== undefined) {
+    const gone = g.names[now.match.abandoned];
+    const winner = g.names[1 - now.match.abandoned];
+    return esc(t("{name} left the table; {winner} claimed the match.", { name: gone, winner }));
+  }
   if (now.match.over) return esc(t("The match is over."));
   if (me !== null && !g.joined.every(Boolean)) return esc(seatWords().waitingFor(g.free));
   if (now.obs.legal_actions.length) return words(now.situation, deck);

@@ -8,6 +8,7 @@ import { app } from "../page.js";
 import { titleOf, versus } from "../seats.js";
 import { escapeHTML as esc, t } from "../words.js";
 import { inviteBanner, offlineBanner, waitingRoom, watchingBanner } from "./banners.js";
+import { claimBanner } from "./clock.js";
 import { chooser, hint, keys, lessonBox, moveButtons, prompt } from "./dock.js";
 import { handClass, handFaces, handHTML, handLabel } from "./hand.js";
 import { makeScene } from "./scene.js";
@@ -64,7 +65,7 @@ function regionsOf(scene) {
   const { game, s, watching, others } = scene;
   /** @type {Record<string, string>} */
   const regions = {
-    banners: `${offlineBanner(game)}${watching ? watchingBanner() : ""}${inviteBanner(/** @type {StateMessage} */ (game.state), scene.around.joinLink)}`,
+    banners: `${offlineBanner(game)}${watching ? watchingBanner() : ""}${inviteBanner(/** @type {StateMessage} */ (game.state), scene.around.joinLink)}${claimBanner(/** @type {StateMessage} */ (game.state))}`,
     middle: middle(scene),
     me: mine(scene),
     prompt: prompt(scene),

@@ -169,6 +169,9 @@ export function showGame(id, token, mine = false) {
   });
   listen(ctl, auto, listening.signal);
   listenTalk(app, (phrase) => socket.send({ type: "say", phrase }), draw, listening.signal);
+  app.addEventListener("click", (e) => {
+    if (/** @type {HTMLElement} */ (e.target).closest("#claim-btn")) send({ type: "claim" });
+  }, { signal: listening.signal });
   listenConduct(app, id, (seat) => (game.state ? game.state.game.names[seat] : ""), listening.signal);
 
   return {
