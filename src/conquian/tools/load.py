@@ -152,6 +152,9 @@ class Stats:
     seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)
     """When each seat first received each game's state after each number of actions."""
     reconnects: int = 0
+    stale: int = 0
+    """Actions refused because the game had moved on while the seat thought (a clocked game's
+    server made the decision first); not errors."""
     unanswered: int = 0
     """Actions sent on a connection that broke before their acknowledgement came."""
     first_state_at: list[float] = field(default_factory=list)
@@ -180,13 +183,18 @@ async def play_seat(
     seat: int = 0,
     reconnect: bool = False,
     arrive: float = 0.0,
+    clocked: bool = False,
 ) -> bool:
     """Play one seat to the end of the match; True when the match ended.
 
     The seat connects ``arrive`` seconds after the start.  Before each action it waits
     ``think`` seconds on average (uniform in 0.5-1.5 times it), as a person would; 0 sends
     each action at once.  ``reconnect``: when the connection breaks (its server process
-    died), connect again and play on.
+    died), connect again and play on.  ``clocked``: a game with a clock, whose server makes
+    a decision with one choice itself, at once: the seat leaves those to it, and an action
+    refused because the game moved on meanwhile (the server's, or a stand-in's when the
+    seat's time ran out) is counted in ``stats.stale``, and the seat plays on from the state
+    it has.
     """
     if arrive:
         await asyncio.sleep(arrive)
@@ -209,8 +217,13 @@ async def play_seat(
                 async for raw in ws:
                     msg = orjson.loads(raw)  # the client's own CPU shares the machine
                     if msg["type"] == "error":
-                        stats.errors.append(msg["message"])
-                        continue
+                        if not (clocked and sent_at and last is not None):
+                            stats.errors.append(msg["message"])
+                            continue
+                        stats.stale += 1  # refused: the game moved on while it thought
+                        sent_at.clear()
+                        # (its lists are whole already)
+                        msg = {**last, "ack": None, "history_from": 0, "log_from": 0}
                     if msg["type"] != "state":
                         continue
                     if msg["obs"] is not None:
@@ -237,6 +250,8 @@ async def play_seat(
                     obs_data = msg["obs"]
                     if obs_data is None or not obs_data["legal_actions"] or sent_at:
                         continue  # (None: the first deal waits for the other player's hello)
+                    if clocked and len(obs_data["legal_actions"]) == 1:
+                        continue  # the server makes it at once
                     obs = Observation.from_dict({**obs_data, "history": []})
                     obs = replace(obs, history=tuple(events))
                     deal = msg["match"]["deal"]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 from .clock import DECISION, GRACE, away, back, next_clock
@@ -42,6 +43,10 @@ class Absence:
         self.rooms = rooms
         self.sync = sync
         self.grace = grace
+        self.on_due: Callable[[], None] = lambda: None
+        """Called when a clock just stored is due at once (a decision with one choice, or an
+        away person's): the clocks' keeper (:mod:`.timeouts`) makes it now, not at its next
+        look."""
 
     async def keep_clock(self, room: Room, *, timed_out: bool | None = False) -> None:
         """A clocked match's clock as its state now says (the match's lock is held), stored
@@ -70,6 +75,8 @@ class Absence:
             timed_out=timed_out,
         )
         await self.store.save_clock(live.id, live.clock)
+        if live.clock.due <= time.time():
+            self.on_due()
         if before is None:  # the clock starts: each person's grace counts from now
             people = [(live.id, s.seat) for s in live.seats if s.kind != "bot"]
             await self.store.here(people, only_new=True)
@@ -143,6 +150,8 @@ class Absence:
                 return
             room.live.clock = away(clock, seat, now)
             await self.store.save_clock(room.id, room.live.clock)
+            if room.live.clock.due <= now:
+                self.on_due()
             await self._left(room, seat)
 
     async def claim(self, room: Room, conn: Conn) -> None:

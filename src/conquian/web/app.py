@@ -199,7 +199,7 @@ def create_app(
             app.state.timeouts.looks.start()
             yield
         finally:
-            await app.state.timeouts.looks.close()
+            await app.state.timeouts.close()
             await app.state.quick.rounds.close()
             await app.state.hub.close()
             await store.close()

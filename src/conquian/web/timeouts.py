@@ -16,6 +16,7 @@ person gone past his grace (:mod:`.absence`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
@@ -41,6 +42,34 @@ class Timeouts:
     def __init__(self, hub: Hub, every: float = TICK) -> None:
         self.hub = hub
         self.looks = Periodic(every, "the clocks: a look for what is due", self.look)
+        self._soon: asyncio.Task[None] | None = None
+        self._again = False
+        hub.absence.on_due = self.make_soon
+
+    async def close(self) -> None:
+        """Stop looking (at the server's shutdown)."""
+        await self.looks.close()
+        if self._soon is not None:
+            self._soon.cancel()
+
+    def make_soon(self) -> None:
+        """Make what is due now, without waiting for the next look: a clock this process
+        just stored is due at once (one task at a time; a call meanwhile makes it look
+        again once done)."""
+        if self._soon is not None and not self._soon.done():
+            self._again = True
+            return
+        self._soon = asyncio.get_running_loop().create_task(self._make_soon())
+
+    async def _make_soon(self) -> None:
+        while True:
+            self._again = False
+            try:
+                await self.make_due()
+            except Exception:
+                log.exception("the clocks: could not make what is due")
+            if not self._again:
+                return
 
     async def look(self) -> None:
         """Make what is due, then see who is gone from this process's tables."""
