@@ -275,6 +275,43 @@ def test_table_talk_is_set_phrases_from_the_players_to_everyone(waits: TestClien
         assert "'phrase' must be one of hello" in next_error(wb)
         we.send_text(json.dumps({"type": "say", "phrase": "hello"}))
         assert "not spectators" in next_error(we)
+        wb.send_text(json.dumps({"type": "say", "text": "hola"}))  # a quick table: no text
+        assert "set phrases only" in next_error(wb)
+
+
+def test_free_text_only_at_a_friends_table_whose_host_allows_it(waits: TestClient) -> None:
+    """A host may let his friends write to each other (``"chat": true``): a line of at most
+    200 characters, trimmed, relayed as written to the table (spectators too); never a
+    spectator's, nor control characters; not at a game against the computer."""
+    ana, ben = Browser(waits), Browser(waits)
+    refused = ana.post("/api/games", json={"mode": "bot", "chat": True})
+    assert refused.status_code == 400 and "table of friends" in refused.json()["error"]
+    assert ana.post("/api/games", json={"mode": "friend", "chat": 1}).status_code == 400
+    made = ana.post("/api/games", json={"mode": "friend", "chat": True}).json()
+    joined = ben.post(f"/api/games/{made['id']}/join", json={}).json()
+    path = f"/ws/{made['id']}"
+    with (
+        ana.using() as client,
+        client.websocket_connect(path) as wa,
+        client.websocket_connect(path) as wb,
+        client.websocket_connect(path) as we,
+    ):
+        for ws, token in ((wa, made["token"]), (wb, joined["token"]), (we, None)):
+            ws.send_text(
+                json.dumps({"type": "hello", "token": token} if token else {"type": "hello"})
+            )
+        assert received_until(wa, lambda m: m["obs"] is not None)["game"]["chat"] is True
+        wa.send_text(json.dumps({"type": "say", "text": "x" * 201}))
+        assert "at most 200 characters" in next_error(wa)
+        wa.send_text(json.dumps({"type": "say", "text": "hola\u202e"}))
+        assert "plain text" in next_error(wa)
+        wa.send_text(json.dumps({"type": "say", "text": "  ¡Órale, <b>suerte</b>!  "}))
+        for ws in (wa, wb, we):
+            while (msg := json.loads(ws.receive_text()))["type"] != "said":
+                assert msg["type"] == "state", msg
+            assert msg == {"type": "said", "seat": 0, "text": "¡Órale, <b>suerte</b>!"}
+        we.send_text(json.dumps({"type": "say", "text": "hola"}))
+        assert "not spectators" in next_error(we)
 
 
 def next_error(ws: Any) -> str:

@@ -68,7 +68,7 @@ def start_server(
     output goes to ``log`` (default: discarded, but shown if it fails to start).
     """
     port = port or free_port()
-    out = open(log, "wb") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
+    out = open(log, "w+b") if log is not None else tempfile.TemporaryFile()  # noqa: SIM115
     with out:
         proc = subprocess.Popen(
             [

@@ -148,8 +148,10 @@ async def run(
     return time.perf_counter() - start
 
 
-def overdue_clocks(db_url: str) -> int:
-    """How many clocks are past their due time by more than :data:`OVERDUE` seconds."""
+def after_the_run(db_url: str) -> tuple[int, int]:
+    """Read in the database: how many clocks are past their due time by more than
+    :data:`OVERDUE` seconds (stalled tables), and how many actions the games hold (the
+    players', the computers', and those the server made: one-choice decisions, stand-ins)."""
     from sqlalchemy import create_engine, text
 
     engine = create_engine(db_url)
@@ -159,7 +161,13 @@ def overdue_clocks(db_url: str) -> int:
                 text("select count(*) from clocks where due < :limit"),
                 {"limit": time.time() - OVERDUE},
             )
-            return int(found.scalar_one())
+            stalled = int(found.scalar_one())
+            stored = conn.execute(
+                text(
+                    "select count(*) from actions a join games g on g.id = a.game_id where g.mode = 'quick'"
+                )
+            )
+            return stalled, int(stored.scalar_one())
     finally:
         engine.dispose()
 
@@ -220,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             elapsed = args.timeout
         cpu = cpu_seconds(proc.pid) - cpu_start
         memory = rss_mib(proc.pid)
-        stalled = overdue_clocks(db)
+        stalled, stored = after_the_run(db)
     finally:
         proc.terminate()
         proc.wait(30)
@@ -247,7 +255,11 @@ def main(argv: list[str] | None = None) -> int:
         },
         "seconds": round(elapsed, 1),
         "server_cpu_s": round(cpu, 1),
-        "server_cpu_ms_per_action": round(1000 * cpu / stats.actions, 2) if stats.actions else None,
+        "server_cpu_ms_per_player_action": (
+            round(1000 * cpu / stats.actions, 2) if stats.actions else None
+        ),
+        "actions_stored": stored,
+        "server_cpu_ms_per_stored_action": round(1000 * cpu / stored, 2) if stored else None,
         "server_rss_mib": round(memory, 1),
         "errors": len(stats.errors) + len(queue.errors),
         "lost_acknowledged": lost_acknowledged(db, stats.acked),

@@ -239,6 +239,7 @@ class Hub:
             invite_only=asked.invite_only,
             rated=asked.rated,
             clock=asked.clock,
+            chat=asked.chat,
             # hints against the computer, none between people
             hints=not any(s.kind == "human" for s in others)
             if asked.hints is None
@@ -455,7 +456,10 @@ class Hub:
         elif kind == "claim":
             await self.absence.claim(room, conn)
         elif kind == "say":
-            room.talk(conn, requests.read_phrase(data.get("phrase")), time.monotonic())
+            if "text" in data:
+                room.talk(conn, time.monotonic(), text=requests.read_text(data.get("text")))
+            else:
+                room.talk(conn, time.monotonic(), requests.read_phrase(data.get("phrase")))
         elif kind == "ping":
             conn.send({"type": "pong", "id": requests.echo_id(data.get("id"))})
         elif kind == "lang":

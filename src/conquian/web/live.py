@@ -168,6 +168,7 @@ def new_match_row(
     rematch_of: str | None = None,
     rated: bool = False,
     clock: bool = False,
+    chat: bool = False,
 ) -> MatchRow:
     """A new match's row, with fresh secret seeds: open while a seat is free.  The guided
     first hand (``mode`` ``lesson``) is dealt the lesson's deck, not a fair shuffle."""
@@ -191,6 +192,7 @@ def new_match_row(
         hints=hints,
         rated=rated,
         clock=clock,
+        chat=chat,
     )
 
 
@@ -224,6 +226,8 @@ class LiveMatch:
         self.rated = row.rated
         self.clocked = row.clock or row.mode == QUICK
         """Its decisions have a clock (a quick-match game, or a host's choice)."""
+        self.chat = row.chat
+        """Its players may write to each other, not only say the set phrases."""
         self.count_before = row.count
         """La cuenta before this match (``()``: none), and how many matches it holds."""
         self.count_matches = row.count_matches
@@ -552,6 +556,7 @@ class LiveMatch:
             hints=self.hints,
             rated=self.rated,
             clock=self.clocked and self.mode != QUICK,
+            chat=self.chat,
             rematch_of=self.id,
         )
         if not keep_count:

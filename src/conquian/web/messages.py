@@ -83,6 +83,8 @@ class MatchFacts(TypedDict):
     """A game between people that changes their ratings when it ends."""
     clock: bool
     """Its decisions have a clock (a quick-match game, or the host's choice)."""
+    chat: bool
+    """Its players may write to each other (the host's choice), not only say set phrases."""
 
 
 class Score(TypedDict):
@@ -330,11 +332,13 @@ class Pong(TypedDict):
 
 
 class SaidMessage(TypedDict):
-    """A player's set phrase of table talk: its name (each page words it)."""
+    """A player's table talk: a set phrase's name (each page words it), or, at a table whose
+    host allows it, what he wrote."""
 
     type: Literal["said"]
     seat: int
-    phrase: str
+    phrase: NotRequired[str]
+    text: NotRequired[str]
 
 
 ServerMessage = (

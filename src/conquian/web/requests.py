@@ -171,6 +171,8 @@ PHRASES = (
     "clap", "smile", "surprised", "sleepy", "please", "clover",
 )  # fmt: skip
 """The set phrases of table talk, by name (each reader's page words them: static/game/talk.js)."""
+TEXT_MOST = 200
+"""The most characters a player writes to the table at a time (where its host allows it)."""
 
 
 def read_phrase(phrase: Any) -> str:
@@ -181,6 +183,25 @@ def read_phrase(phrase: Any) -> str:
     if phrase not in PHRASES:
         raise UserError(_("'phrase' must be one of {phrases}.").format(phrases=", ".join(PHRASES)))
     return str(phrase)
+
+
+def read_text(text: Any) -> str:
+    """What a player writes to the table where its host allows it: one line of at most
+    :data:`TEXT_MOST` characters, its spaces trimmed.
+
+    >>> read_text("  ¡Órale, qué suerte!  ")
+    '¡Órale, qué suerte!'
+
+    :raises UserError: for no text, one too long, or one with control characters.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UserError(_("'text' must be what you write to the table."))
+    text = text.strip()
+    if len(text) > TEXT_MOST:
+        raise UserError(_("Write at most {most} characters at a time.").format(most=TEXT_MOST))
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in text):
+        raise UserError(_("Write plain text: no control or invisible characters."))
+    return text
 
 
 def read_keep_count(count: Any) -> bool:
@@ -269,10 +290,12 @@ class NewMatch:
     """The players' ratings change when it ends (a game between people, of a rated form)."""
     clock: bool = False
     """Its decisions have a clock (:mod:`.clock`), the host's choice."""
+    chat: bool = False
+    """Its players may write to each other (free text), the host's choice."""
 
 
 CREATE_FIELDS = frozenset(
-    {"mode", "level", "name", "rules", "public", "seats", "hints", "rated", "clock"}
+    {"mode", "level", "name", "rules", "public", "seats", "hints", "rated", "clock", "chat"}
 )
 
 
@@ -350,6 +373,7 @@ def read_new_match(data: dict[str, Any]) -> NewMatch:
         invite_only=seats is not None,
         rated=_rated(data.get("rated"), chosen, others),
         clock=_clock(data.get("clock")),
+        chat=_chat(data.get("chat"), mode),
     )
 
 
@@ -363,6 +387,21 @@ def _clock(asked: Any) -> bool:
     if not isinstance(asked, bool):
         raise UserError(_("'clock' must be true or false."))
     return asked
+
+
+def _chat(asked: Any, mode: Any) -> bool:
+    """Whether a new match's players may write to each other (off unless asked; a friends'
+    table's only).
+
+    :raises UserError: unless it is true or false, or asked of a game against the computer.
+    """
+    if asked is None or asked is False:
+        return False
+    if not isinstance(asked, bool):
+        raise UserError(_("'chat' must be true or false."))
+    if mode == "bot":
+        raise UserError(_("Writing to each other is for a table of friends, not the computer."))
+    return True
 
 
 def _rated(asked: Any, rules: Rules, others: list[tuple[str, str | None]]) -> bool:

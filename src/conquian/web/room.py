@@ -79,20 +79,27 @@ class Room:
         with speaking(conn.lang):
             return with_invitations(self.views.state(conn.seat), conn.invites, self.live)
 
-    def talk(self, conn: Conn, phrase: str, now: float) -> None:
-        """``conn``'s player says a set phrase to the table (to every connection, the
-        spectators' too): at most one each :data:`TALK_EVERY` seconds.
+    def talk(self, conn: Conn, now: float, phrase: str | None = None, text: str = "") -> None:
+        """``conn``'s player says a set phrase, or writes ``text``, to the table (to every
+        connection, the spectators' too): at most one each :data:`TALK_EVERY` seconds.
 
-        :raises UserError: for a spectator, or a phrase too soon after the last.
+        :raises UserError: for a spectator, text where the host does not allow it, or a
+            phrase too soon after the last.
         """
         if conn.seat is None:
             raise UserError(_("Only the players talk at the table, not spectators."))
+        if text and not self.live.chat:
+            raise UserError(_("At this table the players say the set phrases only."))
         if now - conn.said_at < TALK_EVERY:
             raise UserError(
                 _("One phrase every {seconds} seconds, please.").format(seconds=round(TALK_EVERY))
             )
         conn.said_at = now
-        said: SaidMessage = {"type": "said", "seat": conn.seat, "phrase": phrase}
+        said: SaidMessage = {"type": "said", "seat": conn.seat}
+        if phrase is not None:
+            said["phrase"] = phrase
+        else:
+            said["text"] = text
         for other in self.conns:
             other.send(said)
 

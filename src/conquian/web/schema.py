@@ -94,6 +94,7 @@ matches = Table(
     Column("rated", Boolean, nullable=False, server_default=false()),
     Column("clock", Boolean, nullable=False, server_default=false()),
     Column("abandoned", Integer),
+    Column("chat", Boolean, nullable=False, server_default=false()),
 )
 
 seats = Table(
@@ -362,6 +363,9 @@ class MatchRow:
     clock: bool = False
     """Its decisions have a clock (:mod:`.clock`): the host's choice at a friends' table (a
     quick-match game always has one)."""
+    chat: bool = False
+    """Its players may write to each other (free text), the host's choice at a friends'
+    table; otherwise only the set phrases."""
     abandoned: int | None = None
     """The seat of the person who left the match unfinished, its other player having claimed
     it (None: nobody did)."""
@@ -433,6 +437,7 @@ def match_row(row: Any, seat_rows: Sequence[Any]) -> MatchRow:
         rated=bool(getattr(row, "rated", False)),
         clock=bool(getattr(row, "clock", False)),
         abandoned=getattr(row, "abandoned", None),
+        chat=bool(getattr(row, "chat", False)),
     )
 
 

@@ -165,6 +165,7 @@ class Store(AccountStorage, QueueStorage, ReportStorage, PresenceStorage, ABC):
                 count_matches=match.count_matches,
                 rated=match.rated,
                 clock=match.clock,
+                chat=match.chat,
             )
         )
         if first_deal is not None:

@@ -142,6 +142,7 @@ class Views:
             "hints": live.hints,
             "rated": live.rated,
             "clock": live.clocked,
+            "chat": live.chat,
         }
 
     def not_your_turn(self, exc: IllegalActionError, seat: int) -> UserError:

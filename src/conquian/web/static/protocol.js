@@ -49,6 +49,7 @@ export {};
  * @property {string | null} rematch  the id of the rematch, once there is one
  * @property {boolean} rated  a game between people that changes their ratings when it ends
  * @property {boolean} [clock]  its decisions have a clock (quick match, or the host's choice)
+ * @property {boolean} [chat]  its players may write to each other (the host's choice)
  * @property {string} rules  the rules' spec
  * @property {DeckStyle} deck
  * @property {number} cards_to_win
@@ -301,11 +302,13 @@ export {};
  */
 
 /**
- * `{"type": "said"}`: a player's set phrase of table talk (its name; the page words it).
+ * `{"type": "said"}`: a player's table talk: a set phrase (its name; the page words it), or
+ * the line he wrote where the host allows it.
  * @typedef {object} SaidMessage
  * @property {"said"} type
  * @property {number} seat
- * @property {string} phrase
+ * @property {string} [phrase]
+ * @property {string} [text]
  */
 
 /** @typedef {StateMessage | HintMessage | ReviewProgressMessage | ReviewMessage | ErrorMessage | PongMessage | SaidMessage} ServerMessage */
@@ -319,7 +322,7 @@ export {};
  *   | {type: "act", action: string, id: number}
  *   | {type: "seed", deal: number, seed: string}
  *   | {type: "hint"} | {type: "rematch", count?: "keep" | "reset"} | {type: "review", deal: number}
- *   | {type: "lang", lang: string} | {type: "say", phrase: string} | {type: "claim"}} ClientMessage
+ *   | {type: "lang", lang: string} | {type: "say", phrase: string} | {type: "say", text: string} | {type: "claim"}} ClientMessage
  */
 
 // ---------------------------------------------------------------- the HTTP API

@@ -1,6 +1,6 @@
 """Play now: the queue of players waiting for a table, the players' blocks and reports, each
 quick-match game's clock, who is connected to it, the games a player left, and the matches
-claimed from a player who left.
+claimed from a player who left, and whether a friends' table's players may write to each other.
 
 Revision ID: 0005
 Revises: 0004
@@ -22,6 +22,9 @@ def upgrade() -> None:
         "games", sa.Column("clock", sa.Boolean, nullable=False, server_default=sa.false())
     )
     op.add_column("games", sa.Column("abandoned", sa.Integer, nullable=True))
+    op.add_column(
+        "games", sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.false())
+    )
     op.create_table(
         "quick_tickets",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -86,6 +89,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     with op.batch_alter_table("games") as games:
+        games.drop_column("chat")
         games.drop_column("abandoned")
         games.drop_column("clock")
     op.drop_table("reports")

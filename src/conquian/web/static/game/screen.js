@@ -168,7 +168,7 @@ export function showGame(id, token, mine = false) {
     },
   });
   listen(ctl, auto, listening.signal);
-  listenTalk(app, (phrase) => socket.send({ type: "say", phrase }), draw, listening.signal);
+  listenTalk(app, (phrase) => socket.send({ type: "say", phrase }), (text) => send({ type: "say", text }), draw, listening.signal);
   app.addEventListener("click", (e) => {
     if (/** @type {HTMLElement} */ (e.target).closest("#claim-btn")) send({ type: "claim" });
   }, { signal: listening.signal });

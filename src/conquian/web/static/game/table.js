@@ -131,6 +131,6 @@ export function mine(scene) {
   const { obs, me, names, watching, deck } = scene;
   return `<div class="player me${toAct(scene, me)}">
         <div class="table" id="table-${me}" data-seat="${me}" aria-label="${tableOf(scene, me)}">${melds(obs.tables[me], deck)}</div>
-        <div class="who"><span class="name">${esc(names[me])}</span>${clockBadge(scene.s.clock, me)}${talkBubble(me)}${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}${!watching && people(scene) > 1 ? talkPalette() : ""}</div>
+        <div class="who"><span class="name">${esc(names[me])}</span>${clockBadge(scene.s.clock, me)}${talkBubble(me)}${watching ? ` <span class="count">${inHand(scene, me)}</span>` : ""}${!watching && people(scene) > 1 ? talkPalette(!!scene.s.game.chat) : ""}</div>
       </div>`;
 }

@@ -88,6 +88,7 @@ export function showHome() {
           <label class="check"><input type="checkbox" id="hints-friends"> ${esc(t("Hints: the players may ask for hints"))}</label>
           <label class="check" id="rated-label"><input type="checkbox" id="rated"> ${esc(t("Rated: the game counts for the players' ratings"))}</label>
           <label class="check"><input type="checkbox" id="clock-friends"> ${esc(t("Clock: 30 s a decision, then a bank of 60 s; a computer decides for whoever runs out"))}</label>
+          <label class="check"><input type="checkbox" id="chat-friends"> ${esc(t("Chat: the players may write to each other, not only the set phrases"))}</label>
           <button type="button" id="play-friend"></button>
         </fieldset>
       </form>
@@ -170,6 +171,7 @@ export function showHome() {
       body.hints = element("hints-friends", HTMLInputElement).checked;
       if (element("rated", HTMLInputElement).checked) body.rated = true;
       if (element("clock-friends", HTMLInputElement).checked) body.clock = true;
+      if (element("chat-friends", HTMLInputElement).checked) body.chat = true;
     }
     const people = mode === "bot" ? 0 : chosen.filter((v) => v === "person").length;
     const bots = chosen.length - people;
