@@ -196,12 +196,12 @@ def read_text(text: Any) -> str:
     """
     if not isinstance(text, str) or not text.strip():
         raise UserError(_("'text' must be what you write to the table."))
-    text = text.strip()
-    if len(text) > TEXT_MOST:
+    line = text.strip()
+    if len(line) > TEXT_MOST:
         raise UserError(_("Write at most {most} characters at a time.").format(most=TEXT_MOST))
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in text):
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in line):
         raise UserError(_("Write plain text: no control or invisible characters."))
-    return text
+    return line
 
 
 def read_keep_count(count: Any) -> bool:

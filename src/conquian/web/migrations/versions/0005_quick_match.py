@@ -22,9 +22,7 @@ def upgrade() -> None:
         "games", sa.Column("clock", sa.Boolean, nullable=False, server_default=sa.false())
     )
     op.add_column("games", sa.Column("abandoned", sa.Integer, nullable=True))
-    op.add_column(
-        "games", sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.false())
-    )
+    op.add_column("games", sa.Column("chat", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_table(
         "quick_tickets",
         sa.Column("id", sa.String(32), primary_key=True),
