@@ -262,14 +262,17 @@ def main(argv: list[str] | None = None) -> int:
         "server_cpu_ms_per_stored_action": round(1000 * cpu / stored, 2) if stored else None,
         "server_rss_mib": round(memory, 1),
         "errors": len(stats.errors) + len(queue.errors),
-        "lost_acknowledged": lost_acknowledged(db, stats.acked),
+        "lost_acknowledged": None,
         "clocks_overdue": stalled,
         "killed_worker": killed[0] if killed else None,
         "refused_as_stale": stats.stale,
         "reconnects": stats.reconnects,
         "unanswered": stats.unanswered,
     }
-    tmp.cleanup()
+    try:
+        result["lost_acknowledged"] = lost_acknowledged(db, stats.acked)
+    finally:
+        tmp.cleanup()
     if args.json:
         print(json.dumps(result))
     else:
