@@ -1302,8 +1302,10 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
     """Issue 41: two strangers press *Jugar ahora* for the Mexican two-player game and sit at
     one table (the server waits an hour for people: no computer comes), its clock beside the
     name of the one who decides; a phrase one says reaches the other in his own language;
-    one player alone at a tercerilla gets two computers, named as computers (a server that
-    fills at once)."""
+    when Ben closes his tab, Ana sees him disconnected, then may claim the match; at a
+    tercerilla of people, a computer takes the seat of one who closes her tab until she
+    opens the game again (a server whose grace is one second); one player alone at a
+    tercerilla gets two computers, named as computers (a server that fills at once)."""
     contexts = [
         browser.new_context(viewport={"width": 390, "height": 844}, **STILL) for _ in range(3)
     ]
@@ -1313,7 +1315,8 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.add_init_script(ASK_ME)
     waits, base = start_server(
-        f"sqlite:///{tmp_path / 'people.sqlite3'}", args=["--quick-bots-after", "3600"]
+        f"sqlite:///{tmp_path / 'people.sqlite3'}",
+        args=["--quick-bots-after", "3600", "--grace", "1"],
     )
     try:
         for page, lang in ((ana, "es"), (ben, "en")):  # Ben reads English
@@ -1346,6 +1349,34 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
             "select reason, note from reports"
         )
         assert stored == [("abuse", "too much ¡Buena!")], stored
+        # Ben closes his tab: Ana sees him disconnected, then may claim the match
+        ben.close()
+        expect(ana.locator(".player.opp .badge.gone")).to_have_count(1, timeout=WAIT_MS)
+        expect(ana.locator("#claim-btn")).to_be_visible(timeout=WAIT_MS)
+        ana.click("#claim-btn")
+        expect(ana.locator("#prompt")).to_contain_text("reclamó la partida", timeout=WAIT_MS)
+        expect(ana.locator("#claim-btn")).to_have_count(0)
+        # a tercerilla of people: Lupe closes her tab, a computer plays for her until she
+        # opens the game again
+        ben = contexts[1].new_page()
+        ben.on("pageerror", lambda exc: errors.append(str(exc)))
+        for page in (ana, ben, lupe):
+            page.goto(base + "/?lang=es")
+            page.select_option("#quick-form", "tercerilla")
+            page.click("#play-now")
+        for page in (ana, ben, lupe):
+            expect(page).to_have_url(re.compile(r"#/g/"), timeout=WAIT_MS)
+            expect(page.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
+        her_game = lupe.url
+        lupe.close()
+        away = ana.locator(".player.opp .badge.away:not(.gone)")
+        expect(away).to_have_count(1, timeout=WAIT_MS)
+        expect(ben.locator(".player.opp .badge.away:not(.gone)")).to_have_count(1)
+        lupe = contexts[2].new_page()
+        lupe.on("pageerror", lambda exc: errors.append(str(exc)))
+        lupe.goto(her_game)  # she is back: her seat again
+        expect(lupe.locator("#hand .card-btn")).not_to_have_count(0, timeout=WAIT_MS)
+        expect(away).to_have_count(0, timeout=WAIT_MS)
     finally:
         waits.terminate()
         waits.wait(10)

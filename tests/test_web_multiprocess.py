@@ -789,3 +789,46 @@ def test_serve_raises_its_open_files_limit(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(15)
+
+
+def test_a_killed_process_s_clocks_are_kept_by_the_other(pg: TestDatabase, tmp_path: Path) -> None:
+    """A clocked game on process A: Ben leaves while Ana plays on, then A is killed with
+    SIGKILL while Ben is to decide.  Ana's page connects to process B, and when Ben's time
+    runs out (the clock is a row of the database; here it is set due by hand) B makes his
+    decision for him: no table stalls on a dead process."""
+    RECEIVED.clear()
+    servers = two_servers(pg, tmp_path)
+    (proc_a, base_a), (_, base_b) = servers
+    try:
+        made = post(f"{base_a}/api/games", {"mode": "friend", "name": "Ana", "clock": True})
+        joined = post(f"{base_a}/api/games/{made['id']}/join", {"name": "Ben"})
+        game_id = made["id"]
+        ana = Client(base_a, game_id, made["token"], 0)
+        ben = Client(base_a, game_id, joined["token"], 1)
+        ben.state()  # dealt; then he leaves
+        ben.close()
+        view = ana.state()
+        for _ in range(60):  # Ana plays until Ben has a decision of his own (two choices)
+            clock, to_act = view["clock"], view["obs"]["to_act"]
+            if to_act == 1 and clock["due"] is not None and clock["due"] - clock["now"] > 1:
+                break
+            if to_act == 0:
+                ana.act(view["obs"]["legal_actions"][0], view["seq"])
+            view = ana.state()
+        else:
+            raise AssertionError("Ben never had a decision of his own")
+        seq = view["seq"]
+        os.kill(proc_a.pid, signal.SIGKILL)
+        proc_a.wait(10)
+        ana.close()
+        ana = Client(base_b, game_id, made["token"], 0)
+        assert ana.state()["seq"] == seq  # nothing made yet: his time has not run out
+        pg.execute("update clocks set due = 0 where game_id = %s", game_id)
+        made_for_him = ana.state(seq + 1)  # process B made it
+        assert stored_actions(pg, game_id)[-1][1] == 1
+        assert made_for_him["obs"]["to_act"] != 1 or made_for_him["clock"]["seat"] == 1
+        assert ana.errors == []
+        ana.close()
+    finally:
+        stop(servers)
+    assert check_wire(pg, RECEIVED) >= 1

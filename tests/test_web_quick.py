@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -68,6 +69,26 @@ def test_two_strangers_sit_at_one_rated_table(waits: TestClient) -> None:
     assert ben.request("DELETE", f"/api/quick/{ticket}").status_code == 404
     # a seated ticket stays seated
     assert ana.request("DELETE", f"/api/quick/{ticket}").json()["status"] == "seated"
+
+
+def test_a_waiting_request_is_woken_when_its_ticket_is_seated(waits: TestClient) -> None:
+    """``GET /api/quick/{ticket}?wait=S`` answers as soon as the ticket is seated (here by
+    another player's request), not after S seconds; a bad wait is named."""
+    ana, ben = Browser(waits), Browser(waits)
+    ticket = ana.post("/api/quick", json={"form": "classic"}).json()["ticket"]
+    assert ana.get(f"/api/quick/{ticket}?wait=soon").status_code == 400
+    assert ana.get(f"/api/quick/{ticket}?wait=0.05").json()["status"] == "waiting"
+    answers: list[dict[str, Any]] = []
+    waiting = threading.Thread(
+        target=lambda: answers.append(ana.get(f"/api/quick/{ticket}?wait=25").json())
+    )
+    began = time.monotonic()
+    waiting.start()
+    while not waits.app.state.quick._waiting:  # (its request waits)
+        time.sleep(0.01)
+    assert ben.post("/api/quick", json={"form": "classic"}).json()["status"] == "seated"
+    waiting.join()
+    assert answers[0]["status"] == "seated" and time.monotonic() - began < 20
 
 
 def test_a_player_alone_gets_computers_after_the_wait(database: TestDatabase) -> None:

@@ -175,6 +175,17 @@ class TestDatabase:
         with psycopg.connect(libpq_url(self.url), connect_timeout=10) as conn:
             return conn.execute(sql, params).fetchall()  # type: ignore[arg-type]
 
+    def execute(self, sql: str, *params: Any) -> None:
+        """A change made straight in the database (``%s`` marks the parameters), committed."""
+        if self.path is not None:
+            with closing(sqlite3.connect(self.path)) as conn, conn:
+                conn.execute(sql.replace("%s", "?"), params)
+            return
+        import psycopg
+
+        with psycopg.connect(libpq_url(self.url), connect_timeout=10) as conn:
+            conn.execute(sql, params)  # type: ignore[arg-type]
+
     def actions(self, game_id: str) -> list[tuple[int, int, str]]:
         """The stored actions of a game: (number, player, action), in order."""
         rows = self.query(

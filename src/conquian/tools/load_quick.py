@@ -4,7 +4,7 @@
 ``conquian serve`` (as :mod:`.load` does), and then each player, arriving at an even pace over
 ``--over`` seconds with a cookie of his own (a guest), asks for a quick match of a form
 (the four in turn: classic, Mexican for two, tercerilla, Mexican for four), asks for his
-ticket each second as the page does until he is seated, opens the game with the seat's token
+ticket as the page does (a request the server answers once he is seated) until he is seated, opens the game with the seat's token
 and plays it to its end (a ``greedy`` bot answering his observations after a think time).
 It prints:
 
@@ -49,8 +49,8 @@ from .load import (
 from .load import lost_actions as lost_acknowledged
 
 FORMS = ("classic", "mexican2", "tercerilla", "mexican4")
-POLL = 1.0
-"""Seconds between two asks for a ticket, as the page's."""
+WAIT = 20
+"""Seconds a request for a ticket may wait to be answered seated (the page's ``?wait=``)."""
 OVERDUE = 20.0
 """Seconds past its due time after which a clock counts as stalled (the lease is 15 s)."""
 
@@ -84,9 +84,8 @@ async def one_player(
     async with httpx2.AsyncClient(base_url=base, timeout=60) as http:
         pressed = time.perf_counter()
         answer = await _ask(http, "POST", "/api/quick", {"form": form})
-        while answer.get("status") == "waiting":
-            await asyncio.sleep(POLL)
-            answer = await _ask(http, "GET", f"/api/quick/{answer['ticket']}")
+        while answer.get("status") == "waiting":  # answered once seated, as the page asks
+            answer = await _ask(http, "GET", f"/api/quick/{answer['ticket']}?wait={WAIT}")
     if answer.get("status") != "seated":
         queue.errors.append(f"player {number}: {answer}")
         return False

@@ -193,6 +193,7 @@ def create_app(
         app.state.hub = Hub(store, bot_delay=bot_delay, grace=grace)
         app.state.quick = QuickMatch(store, app.state.session_secret, quick_bots_after)
         app.state.timeouts = Timeouts(app.state.hub, clocks_every)
+        app.state.hub.sync.on_ticket = app.state.quick.wake  # seated by another process
         try:
             await app.state.hub.start()  # hear other processes' changes before serving
             app.state.quick.rounds.start()

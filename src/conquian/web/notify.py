@@ -4,7 +4,8 @@ Every write to a game is followed, in its own transaction, by a ``pg_notify`` on
 channel (:attr:`.store.Store.channel`), so the notification is delivered only once the write
 has committed, and never for a write that failed.  Its payload is ``GAME KIND NUMBER ORIGIN``:
 the game's id, ``a`` (an action and its number), ``s`` (a seed and its deal), ``j`` (a join
-and its seat) or ``r`` (a rematch), and the writing process's :attr:`.store.Store.origin`.
+and its seat) or ``r`` (a rematch), and the writing process's :attr:`.store.Store.origin`;
+or a quick-match ticket's id and ``q``: it was seated (the waiting requests wake).
 A process that has the game in memory reads what changed from the tables and applies it
 (:meth:`.hub.Hub.refresh`).  The notification of an action that every player sees and that
 ends no deal also carries it, ``DEAL PLAYER ACTION`` after the origin, so that the other

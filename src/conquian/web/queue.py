@@ -173,11 +173,12 @@ class QueueStorage(StorePart):
         bots_after: float,
         make: Callable[[Table, dict[str, str]], TableRows],
         wait: bool = False,
-    ) -> int:
+    ) -> list[str]:
         """Seat the waiting players of ``form`` who make tables now (see
         :func:`.pairing.tables`): each table's match made by ``make(table, names)`` (names:
         each player's own name, ``""`` if he gave none) and stored with its tickets' seats,
-        all in one transaction.  How many tables were seated.
+        all in one transaction, which tells the other processes each ticket seated (their
+        waiting requests wake, see :mod:`.quick`).  The tickets seated.
 
         The tickets another process is seating are passed over (``SKIP LOCKED``), unless
         ``wait``: then that seating is waited for (a new ticket's request, which must see
@@ -191,8 +192,9 @@ class QueueStorage(StorePart):
         bots_after: float,
         make: Callable[[Table, dict[str, str]], TableRows],
         wait: bool,
-    ) -> int:
+    ) -> list[str]:
         now = time.time()
+        done: list[str] = []
         with self.engine.begin() as conn:
             found = conn.execute(
                 select(quick_tickets)
@@ -202,7 +204,7 @@ class QueueStorage(StorePart):
                 .with_for_update(skip_locked=not wait)
             ).all()
             if not found:
-                return 0
+                return done
             waiting = [
                 Ticket(t.id, t.player_id, t.rating, bool(t.guest), bool(t.anyone), t.created)
                 for t in found
@@ -216,7 +218,7 @@ class QueueStorage(StorePart):
             }
             chosen = tables(waiting, seats, now, bots_after, blocked)
             if not chosen:
-                return 0
+                return done
             names = {
                 p.id: p.name
                 for p in conn.execute(
@@ -234,7 +236,9 @@ class QueueStorage(StorePart):
                             status=SEATED, game_id=match.id, seat=seat, computers=table.computers
                         )
                     )
-        return len(chosen)
+                    self._notify(conn, ticket_id, "q")
+                    done.append(ticket_id)
+        return done
 
     # ------------------------------------------------------------------ clocks
 

@@ -5,9 +5,11 @@ is in the database (:mod:`.queue`), and every server process seats from it: at o
 ticket is made, and each :data:`TICK` seconds after, so that the windows of rating widen and
 a table whose oldest player has waited ``bots_after`` seconds (``serve --quick-bots-after``)
 is filled with computer players of a level near its people's rating, named as computers.
-The player's page asks ``GET /api/quick/{ticket}`` until he is seated; the answer then holds
-his seat's token, worked out from the ticket with the server's key (nothing secret is
-stored).  A table of people only is rated; one with a computer is not.
+The player's page asks ``GET /api/quick/{ticket}?wait=S`` until he is seated: the request
+waits (at most :data:`WAIT_MOST` seconds) and is woken as soon as his ticket is seated, by
+this process or by another one (the seating's transaction notifies the others, PostgreSQL's
+``LISTEN``/``NOTIFY``: :mod:`.notify`).  The answer then holds his seat's token, worked out
+from the ticket with the server's key (nothing secret is stored).  A table of people only is rated; one with a computer is not.
 
 >>> from conquian.web.ratings import FORMS
 >>> sorted(SEATS) == sorted(FORMS)
@@ -16,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -38,7 +41,7 @@ from .languages import WEB_WORDS
 from .live import QUICK, LiveMatch, new_match_id, new_match_row
 from .pairing import LEAVES_COUNTED, Table, computer_level, kept_out_until
 from .periodic import Periodic
-from .queue import SEATED, TableRows
+from .queue import SEATED, WAITING, TableRows
 from .ratings import FORMS
 from .requests import UserError, check_name
 from .schema import SeatRow, hash_token
@@ -53,6 +56,8 @@ BOTS_AFTER = 20.0
 """Seconds a table's oldest player waits for people before computers fill its seats."""
 SEATS = {form: find_rules(spec).num_players for form, spec in FORMS.items()}
 """How many sit at a table of each form."""
+WAIT_MOST = 25.0
+"""The longest a request for a ticket waits for it to be seated (``?wait=S``)."""
 
 
 class QuickMatch:
@@ -63,21 +68,41 @@ class QuickMatch:
         self.secret = secret.encode()
         self.bots_after = bots_after
         self.rounds = Periodic(TICK, "quick match: a round of seating", self._round)
+        self._waiting: dict[str, asyncio.Event] = {}
+        """The tickets whose requests wait here to be woken once seated."""
+
+    def wake(self, ticket_id: str) -> None:
+        """A ticket was seated (here, or by another process): its waiting request answers."""
+        event = self._waiting.get(ticket_id)
+        if event is not None:
+            event.set()
+
+    async def seated_within(self, ticket_id: str, seconds: float) -> None:
+        """Wait until the ticket is seated (woken by :meth:`wake`), at most ``seconds``."""
+        event = self._waiting.setdefault(ticket_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), seconds)
+        except TimeoutError:
+            pass
+        finally:
+            self._waiting.pop(ticket_id, None)
 
     async def _round(self) -> None:
         for form in await self.store.waiting_forms():
             await self.seat(form)
 
-    async def seat(self, form: str, *, wait: bool = False) -> int:
-        """Seat the waiting players of ``form`` who make tables now; how many tables
+    async def seat(self, form: str, *, wait: bool = False) -> None:
+        """Seat the waiting players of ``form`` who make tables now, and wake their requests
         (``wait``: for another process's seating of them, see :meth:`.Store.seat_waiting`)."""
-        return await self.store.seat_waiting(
+        seated = await self.store.seat_waiting(
             form,
             SEATS[form],
             self.bots_after,
             lambda table, names: self._rows(form, table, names),
             wait,
         )
+        for ticket_id in seated:
+            self.wake(ticket_id)
 
     def token(self, ticket_id: str) -> str:
         """The seat token of a ticket once it is seated (only the server can work it out)."""
@@ -196,9 +221,35 @@ async def ask(request: Request) -> Response:
 
 
 async def look(request: Request) -> Response:
-    """``GET /api/quick/{ticket}``: waiting, cancelled, or seated (with the seat's token)."""
-    _store, ticket = await _own_ticket(request)
+    """``GET /api/quick/{ticket}``: waiting, cancelled, or seated (with the seat's token);
+    with ``?wait=S`` (seconds, at most :data:`WAIT_MOST`), a waiting ticket's answer waits
+    until it is seated, or S seconds."""
+    store, ticket = await _own_ticket(request)
+    wait = _wait(request.query_params.get("wait"))
+    if wait and ticket.status == WAITING:
+        quick = _quick(request)
+        await quick.seated_within(ticket.id, wait)
+        ticket = await store.ticket(ticket.id) or ticket
     return _answer(_quick(request), ticket)
+
+
+def _wait(asked: str | None) -> float:
+    """How long a request for a ticket may wait (``?wait=S``; none: 0).
+
+    >>> _wait(None), _wait("10"), _wait("999")
+    (0.0, 10.0, 25.0)
+
+    :raises UserError: for a wait that is not a number of seconds.
+    """
+    if asked is None:
+        return 0.0
+    try:
+        seconds = float(asked)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds < math.inf:
+        raise UserError(_("'wait' must be a number of seconds."))
+    return min(seconds, WAIT_MOST)
 
 
 async def cancel(request: Request) -> Response:
@@ -206,7 +257,9 @@ async def cancel(request: Request) -> Response:
     refuse_other_sites(request)
     count_request(request, "me")
     store, ticket = await _own_ticket(request)
-    return _answer(_quick(request), await store.cancel_ticket(ticket.id) or ticket)
+    answer = _answer(_quick(request), await store.cancel_ticket(ticket.id) or ticket)
+    _quick(request).wake(ticket.id)  # its waiting request answers, cancelled
+    return answer
 
 
 ROUTES = [

@@ -39,6 +39,8 @@ class Sync:
         self.loading = loading
         self.on_changed = on_changed
         """Called (in the event loop) with a match that changed and was brought up to date."""
+        self.on_ticket: Callable[[str], None] = lambda ticket_id: None
+        """Called with a quick-match ticket another process seated (:mod:`.quick`)."""
         self._listener: Listener | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._refreshing: set[str] = set()
@@ -86,6 +88,9 @@ class Sync:
         """Another process committed a change to a match (:mod:`.notify`); ``action``: the
         action it stored (deal, player, text), when the notification carries it."""
         if origin == self.store.origin:
+            return
+        if kind == "q":  # a quick-match ticket seated (its id in the game's place)
+            self.on_ticket(match_id)
             return
         if match_id in self.loading:
             self._stale.add(match_id)  # read again once loaded: the load may predate it

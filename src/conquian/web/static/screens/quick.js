@@ -1,6 +1,7 @@
 // Play now: the home page's button, which asks the server for a table of a game form with
 // players of one's level (POST /api/quick), and the wait (#/quick/TICKET) until one is
-// seated (GET /api/quick/TICKET each second), which may be cancelled (DELETE).  Computers
+// seated (GET /api/quick/TICKET?wait=20, which the server answers as soon as the player is
+// seated), which may be cancelled (DELETE).  Computers
 // take the seats nobody takes within the server's wait; they are named as computers.
 
 import { remember } from "../memory.js";
@@ -106,7 +107,7 @@ export function showQuick(id) {
     if (closed) return;
     try {
       /** @type {QuickTicket} */
-      const ticket = await api(`/api/quick/${encodeURIComponent(id)}`);
+      const ticket = await api(`/api/quick/${encodeURIComponent(id)}?wait=${last ? 20 : 0}`);
       if (closed) return;
       last = ticket;
       if (ticket.status === "cancelled") {
@@ -115,12 +116,15 @@ export function showQuick(id) {
       }
       if (seated(ticket)) return;
       draw();
+      poll(); // the server answers as soon as the player is seated
+      return;
     } catch (err) {
       if (closed) return;
       toast(errorText(err), "error");
     }
-    setTimeout(poll, 1000); // the server seats each second; the page asks as often
+    setTimeout(poll, 2000);
   };
+  const counting = setInterval(draw, 1000);
   byId("quick-cancel").addEventListener("click", async () => {
     try {
       const response = await fetch(`/api/quick/${encodeURIComponent(id)}`, { method: "DELETE" });
@@ -135,6 +139,7 @@ export function showQuick(id) {
   return {
     close: () => {
       closed = true;
+      clearInterval(counting);
     },
   };
 }
