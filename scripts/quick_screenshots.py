@@ -5,6 +5,10 @@ Ana presses *Jugar ahora* for the Mexican two-player game and waits (the wait, 3
 Ben presses it too and they sit at one table, its clock beside the name of the one who
 decides (360x640); Ana opens the phrases of table talk (390x844) and says one, which Ben
 sees beside her name (360x640); Ben presses her name: the form to report or block her.
+Then Ben closes his tab: Ana sees him disconnected, with the time he has to come back, then
+the offer to claim the match, and the match claimed (390x844; the server's grace is 3 s).
+Last, a friends' table whose host lets the players write: Ana writes a line, Ben reads it
+(360x640).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def shot(page: Page, name: str) -> None:
 
 def main() -> int:
     folder = Path(tempfile.mkdtemp())
-    proc, base = start_server(f"sqlite:///{folder / 'games.sqlite3'}")
+    proc, base = start_server(f"sqlite:///{folder / 'games.sqlite3'}", args=["--grace", "3"])
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -59,6 +63,37 @@ def main() -> int:
             ben.click(".player.opp button.name")
             ben.wait_for_selector("#conduct")
             shot(ben, "360-report")
+            ben.close()
+            ana.wait_for_selector(".player.opp .badge.gone .clock")
+            shot(ana, "390-gone")
+            ana.wait_for_selector("#claim-btn", timeout=20000)
+            shot(ana, "390-claim")
+            ana.click("#claim-btn")
+            ana.wait_for_function(
+                "document.getElementById('prompt').textContent.includes('reclam')"
+            )
+            shot(ana, "390-claimed")
+            # a friends' table whose host lets the players write
+            ana.goto(base + "/?lang=es")
+            ana.check("#chat-friends")
+            ana.click("#play-friend")
+            link = ana.locator("#invite-table")
+            link.wait_for()
+            ana.wait_for_function(
+                "document.getElementById('invite-table').value.includes('#/join/')"
+            )
+            ben = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
+            ben.goto(link.input_value())
+            ben.fill("#name", "Ben")
+            ben.click("#join-btn")
+            ben.wait_for_selector("#hand .card-btn")
+            ana.wait_for_selector("#hand .card-btn")
+            ana.click("#talk-btn")
+            ana.fill("#talk-text", "¿Otra partida después de esta? Ya casi me toca ganar 😄")
+            shot(ana, "390-write")
+            ana.click("#talk-line button[type=submit]")
+            ben.wait_for_selector(".player.opp .talk.written")
+            shot(ben, "360-written")
             browser.close()
     finally:
         proc.terminate()

@@ -110,16 +110,13 @@ async def one_player(
 
 async def _ask(http: Any, method: str, path: str, body: Any = None) -> dict[str, Any]:
     """A request of the page, tried again (a few times) when its worker died under it."""
+    import httpx2
+
     for attempt in range(20):
         try:
             response = await http.request(method, path, json=body)
-        except OSError:
-            await asyncio.sleep(0.2 * (attempt + 1))
-            continue
-        except Exception as exc:  # the HTTP library's own connection errors
-            if "connect" not in type(exc).__name__.lower() and "protocol" not in str(exc):
-                raise
-            await asyncio.sleep(0.2 * (attempt + 1))
+        except (OSError, httpx2.TransportError):  # as the page, it asks again (both are
+            await asyncio.sleep(0.2 * (attempt + 1))  # safe to repeat: one ticket a player)
             continue
         data: dict[str, Any] = response.json()
         if response.status_code != 200:

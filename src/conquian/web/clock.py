@@ -6,7 +6,9 @@ is due once it is due (:mod:`.timeouts`), so a killed process stalls no table.
 
 - **A decision** of a person has :data:`DECISION` seconds, then his bank: :data:`BANK`
   seconds for the whole match, spent by each decision that takes longer.  A decision with
-  one choice is due at once.  When the time runs out, a computer makes that decision for him.
+  one choice is made at once by the process that stored the move before it (as it moves the
+  computers); its clock falls due :data:`FORCED_SLACK` seconds on, for another process to
+  make it should that one have died.  When the time runs out, a computer makes that decision for him.
   After :data:`AWAY_AFTER` such decisions in a row he is *away*: each of his decisions is due
   at once (a computer plays for him, named so on the table) until he makes one himself.
 - **The shuffle**: the people have :data:`SEED_SECONDS` to add their seeds (their pages do
@@ -32,6 +34,8 @@ BANK = 60.0
 """Seconds of bank each person has for the whole match."""
 SEED_SECONDS = 20.0
 """Seconds the people have to add their seeds to a deal's shuffle."""
+FORCED_SLACK = 3.0
+"""Seconds after which a decision with one choice is due (its process makes it at once)."""
 AWAY_AFTER = 2
 """Decisions in a row a computer made for a person before he counts as away."""
 SHUFFLE = -1
@@ -109,8 +113,10 @@ def next_clock(
         due = NEVER
     elif seat == SHUFFLE:
         due = now + SEED_SECONDS
-    elif forced or timeouts[seat] >= AWAY_AFTER:
+    elif timeouts[seat] >= AWAY_AFTER:
         due = now
+    elif forced:
+        due = now + FORCED_SLACK
     else:
         due = now + DECISION + banks[seat]
     return Clock(seq, seat, now, due, tuple(banks), tuple(timeouts))

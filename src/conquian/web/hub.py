@@ -158,7 +158,7 @@ class Hub:
                 del self._loading[match_id]
             if found is not None:
                 self.sync.loaded(found)
-                self._kick_bot(found)
+                self.kick_bot(found)
         room = await asyncio.shield(waiting)
         if room is None:
             raise UserError(words.no_such_match(match_id), 404)
@@ -189,7 +189,7 @@ class Hub:
     def _changed_elsewhere(self, room: Room) -> None:
         """Another process changed a match (shown already): a computer seat to move now gets
         a stand-in."""
-        self._kick_bot(room, standby=True)
+        self.kick_bot(room, standby=True)
 
     # ------------------------------------------------------------------ making and joining
 
@@ -403,7 +403,7 @@ class Hub:
             room = await self.get(room.id)
         if changed:
             room.broadcast()
-            self._kick_bot(room)
+            self.kick_bot(room)
         return room
 
     async def connect(self, room: Room, conn: Conn) -> Room:
@@ -414,7 +414,7 @@ class Hub:
                     room.conns.add(conn)
                     conn.send_state(room.view(conn))
                     # a client may come from a process that died before its bot moved
-                    self._kick_bot(room)
+                    self.kick_bot(room)
                     return room
             room = await self.get(room.id)
 
@@ -452,7 +452,7 @@ class Hub:
             async with room.lock:
                 await self._give_seed(room, conn.seat, seed, deal)
             room.broadcast()
-            self._kick_bot(room)
+            self.kick_bot(room)
         elif kind == "claim":
             await self.absence.claim(room, conn)
         elif kind == "say":
@@ -581,7 +581,7 @@ class Hub:
             await rate(self.store, live)
         await self.absence.keep_clock(room, timed_out=timed_out)
         room.broadcast(conn, msg_id)
-        self._kick_bot(room)
+        self.kick_bot(room)
         return True
 
     async def stand_in(
@@ -600,10 +600,11 @@ class Hub:
 
     # ------------------------------------------------------------------ computer players
 
-    def _kick_bot(self, room: Room, *, standby: bool = False) -> None:
-        """Move the computer seat whose turn it is (``standby``: only if the process that
-        should move it has not, :data:`BOT_STANDBY` seconds on)."""
-        if room.live.bot_to_act() is None:
+    def kick_bot(self, room: Room, *, standby: bool = False) -> None:
+        """Move the computer seat whose turn it is, or make a clocked match's decision with
+        one choice (``standby``: only if the process that should move it has not,
+        :data:`BOT_STANDBY` seconds on)."""
+        if room.live.bot_to_act() is None and room.live.forced_to_act() is None:
             return
         task = room.bot_task
         if task is not None and not task.done():
@@ -614,15 +615,20 @@ class Hub:
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(room))
 
     async def _bot_moves(self, room: Room) -> None:
+        """Move the computer seats, and make a clocked match's decisions with one choice (a
+        person's, made for him at once), until a person is to decide."""
         loop = asyncio.get_running_loop()
         live = room.live
         try:
             while True:
                 async with room.lock:
-                    p = live.bot_to_act()
+                    p = live.forced_to_act()
+                    turn = None
                     if p is None:
-                        return
-                    turn = live.driver.bot_turn(p)  # seeded: a reload gets the same move
+                        p = live.bot_to_act()
+                        if p is None:
+                            return
+                        turn = live.driver.bot_turn(p)  # seeded: a reload gets the same move
                     seq = live.seq
                 if room.bot_backup:
                     room.bot_waiting = True
@@ -633,13 +639,19 @@ class Hub:
                     if live.seq != seq:
                         continue  # the other process moved it
                     room.bot_backup = False
-                elif self.bot_delay:  # paced for a person; longer after a take
+                elif self.bot_delay and turn is not None:  # paced; longer after a take
                     await asyncio.sleep(self.bot_delay * (TAKE_PAUSE if live.just_took else 1))
-                action = await loop.run_in_executor(self._bot_pool, turn.decide)
+                if turn is None:  # the one choice there is
+                    action, timed_out = live.game.legal_actions()[0], None
+                else:
+                    action, timed_out = (
+                        await loop.run_in_executor(self._bot_pool, turn.decide),
+                        False,
+                    )
                 async with room.lock:
                     if live.seq != seq:
                         continue
-                    await self._commit(room, p, action, None, None)
+                    await self._commit(room, p, action, None, None, timed_out)
         except UserError as exc:
             log.error("match %s: the bot's move failed: %s", live.id, exc)
         finally:

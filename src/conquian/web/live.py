@@ -321,6 +321,16 @@ class LiveMatch:
             return None
         return self.driver.bot_to_act()
 
+    def forced_to_act(self) -> int | None:
+        """The person's seat to act now with one choice only, in a match with a clock (the
+        server makes that decision at once, see :mod:`.clock`); None if there is none."""
+        if not self.clocked or self.match.is_over or not self.ready:
+            return None
+        player = self.driver.to_act
+        if player is None or self.seats[player].kind == "bot":
+            return None
+        return player if len(self.game.legal_actions()) == 1 else None
+
     def refusal_to_act(self, seat: int) -> Refused | IllegalActionError | None:
         """Why ``seat`` cannot move now (None: it may): a seat is free, the first deal is
         being shuffled, the match is over, or it is another seat's turn."""

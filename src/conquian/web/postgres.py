@@ -31,6 +31,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .clock import Clock
 from .schema import ActionRow, DealRow, deal_row, deal_values
 from .store import ActionEnd, Store
 from .upgrade import check
@@ -319,6 +320,33 @@ class PostgresStore(Store):
             return None
         (found,) = yield self._LOCK_DEAL, shuffle
         return deal_row(found)
+
+    _SAVE_CLOCK = """
+        INSERT INTO clocks (game_id, seq, seat, started, due, state)
+        VALUES (%(game)s, %(seq)s, %(seat)s, %(started)s, %(due)s, %(state)s)
+        ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, seat = excluded.seat,
+            started = excluded.started, due = excluded.due, state = excluded.state
+    """
+    _END_CLOCK = """
+        WITH gone AS (DELETE FROM clocks WHERE game_id = %(game)s)
+        DELETE FROM presence WHERE game_id = %(game)s
+    """
+
+    async def save_clock(self, game_id: str, clock: Clock | None) -> None:
+        """A game's clock (:meth:`.queue.QueueStorage.save_clock`), as one statement of the
+        event loop: a move's clock is stored before the move is shown."""
+        if clock is None:
+            await self.statements().execute(self._END_CLOCK, {"game": game_id})
+            return
+        params = {
+            "game": game_id,
+            "seq": clock.seq,
+            "seat": clock.seat,
+            "started": clock.started,
+            "due": clock.due,
+            "state": clock.to_text(),
+        }
+        await self.statements().execute(self._SAVE_CLOCK, params)
 
     async def add_deal(self, match_id: str, deal: DealRow) -> DealRow:
         return await self.statements().run(self._deal_steps(match_id, deal))

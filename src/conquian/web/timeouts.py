@@ -105,6 +105,7 @@ class Timeouts:
                             if s.kind != "bot" and row.client_seeds[s.seat] is None:
                                 await hub.no_seed(room, s.seat, number)
                     room.broadcast()
+                    hub.kick_bot(room)  # dealt: a computer, or a one-choice decision, first
                     return
                 game = live.game
                 legal = game.legal_actions()
