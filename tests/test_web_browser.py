@@ -1358,8 +1358,12 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         expect(ana.locator("#claim-btn")).to_have_count(0)
         # a tercerilla of people: Lupe closes her tab, a computer plays for her until she
         # opens the game again
-        ben = contexts[1].new_page()
+        # (a new player: Ben blocked Ana when he reported her, so they never meet again)
+        cy_context = browser.new_context(viewport={"width": 390, "height": 844}, **STILL)
+        contexts.append(cy_context)
+        ben = cy_context.new_page()
         ben.on("pageerror", lambda exc: errors.append(str(exc)))
+        ben.add_init_script(ASK_ME)
         for page in (ana, ben, lupe):
             page.goto(base + "/?lang=es")
             page.select_option("#quick-form", "tercerilla")

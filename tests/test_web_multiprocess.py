@@ -810,9 +810,9 @@ def test_a_killed_process_s_clocks_are_kept_by_the_other(pg: TestDatabase, tmp_p
         view = ana.state()
         for _ in range(60):  # Ana plays until Ben has a decision of his own (two choices)
             clock, to_act = view["clock"], view["obs"]["to_act"]
-            if to_act == 1 and clock["due"] is not None and clock["due"] - clock["now"] > 1:
-                break
-            if to_act == 0:
+            if to_act == 1 and clock["due"] is not None and clock["due"] - clock["now"] > 10:
+                break  # (a decision with one choice is made at once, due in 3 s)
+            if to_act == 0 and len(view["obs"]["legal_actions"]) > 1:
                 ana.act(view["obs"]["legal_actions"][0], view["seq"])
             view = ana.state()
         else:

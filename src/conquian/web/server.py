@@ -220,6 +220,9 @@ def _config(app: Starlette, host: str, port: int) -> uvicorn.Config:
         ws_ping_interval=20,
         ws_per_message_deflate=False,  # small messages: compressing costs more than it saves
         server_header=False,
+        # a request that waits (a quick-match ticket's, ?wait=S) is cut at a stop: its page
+        # asks again, of the server that comes next
+        timeout_graceful_shutdown=3,
     )
 
 
