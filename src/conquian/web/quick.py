@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -27,6 +28,7 @@ import math
 import random
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -77,13 +79,20 @@ class QuickMatch:
         if event is not None:
             event.set()
 
-    async def seated_within(self, ticket_id: str, seconds: float) -> None:
-        """Wait until the ticket is seated (woken by :meth:`wake`), at most ``seconds``."""
+    async def seated_within(
+        self, ticket_id: str, seconds: float, read: Callable[[], Awaitable[Any]]
+    ) -> Any:
+        """The ticket as ``read()`` reads it once it is no longer waiting (woken by
+        :meth:`wake`), or after ``seconds``.  The wake is expected before the first read, so
+        that a seating between the two is not missed."""
         event = self._waiting.setdefault(ticket_id, asyncio.Event())
         try:
-            await asyncio.wait_for(event.wait(), seconds)
-        except TimeoutError:
-            pass
+            ticket = await read()
+            if ticket is not None and ticket.status == WAITING:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), seconds)
+                ticket = await read()
+            return ticket
         finally:
             self._waiting.pop(ticket_id, None)
 
@@ -228,8 +237,9 @@ async def look(request: Request) -> Response:
     wait = _wait(request.query_params.get("wait"))
     if wait and ticket.status == WAITING:
         quick = _quick(request)
-        await quick.seated_within(ticket.id, wait)
-        ticket = await store.ticket(ticket.id) or ticket
+        ticket_id = ticket.id
+        read = await quick.seated_within(ticket_id, wait, lambda: store.ticket(ticket_id))
+        ticket = read or ticket
     return _answer(_quick(request), ticket)
 
 
