@@ -6,7 +6,7 @@ Ben presses it too and they sit at one table, its clock beside the name of the o
 decides (360x640); Ana opens the phrases of table talk (390x844) and says one, which Ben
 sees beside her name (360x640); Ben presses her name: the form to report or block her.
 Then Ben closes his tab: Ana sees him disconnected, with the time he has to come back, then
-the offer to claim the match, and the match claimed (390x844; the server's grace is 3 s).
+the offer to claim the match, and the match claimed (390x844; the server's grace is 15 s).
 Last, a friends' table whose host lets the players write: Ana writes a line, Ben reads it
 (360x640).
 """
@@ -34,7 +34,7 @@ def shot(page: Page, name: str) -> None:
 
 def main() -> int:
     folder = Path(tempfile.mkdtemp())
-    proc, base = start_server(f"sqlite:///{folder / 'games.sqlite3'}", args=["--grace", "3"])
+    proc, base = start_server(f"sqlite:///{folder / 'games.sqlite3'}", args=["--grace", "15"])
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -66,27 +66,30 @@ def main() -> int:
             ben.close()
             ana.wait_for_selector(".player.opp .badge.gone .clock")
             shot(ana, "390-gone")
-            ana.wait_for_selector("#claim-btn", timeout=20000)
+            ana.wait_for_selector("#claim-btn", timeout=40000)
             shot(ana, "390-claim")
             ana.click("#claim-btn")
-            ana.wait_for_function(
-                "document.getElementById('prompt').textContent.includes('reclam')"
-            )
+            ana.wait_for_selector("#prompt:has-text('reclam')")
             shot(ana, "390-claimed")
             # a friends' table whose host lets the players write
             ana.goto(base + "/?lang=es")
+            ana.select_option("#game-rules", "mexican,num_players=2")
             ana.check("#chat-friends")
             ana.click("#play-friend")
             link = ana.locator("#invite-table")
             link.wait_for()
-            ana.wait_for_function(
-                "document.getElementById('invite-table').value.includes('#/join/')"
-            )
+            while "#/join/" not in link.input_value():
+                ana.wait_for_timeout(100)
             ben = browser.new_context(viewport={"width": 360, "height": 640}).new_page()
-            ben.goto(link.input_value())
+            ben.goto(link.input_value().replace("/#/", "/?lang=es#/"))
             ben.fill("#name", "Ben")
             ben.click("#join-btn")
-            ben.wait_for_selector("#hand .card-btn")
+            try:
+                ben.wait_for_selector("#hand .card-btn")
+            except Exception:
+                ben.screenshot(path="/tmp/ben-fail.png")
+                ana.screenshot(path="/tmp/ana-fail.png")
+                raise
             ana.wait_for_selector("#hand .card-btn")
             ana.click("#talk-btn")
             ana.fill("#talk-text", "¿Otra partida después de esta? Ya casi me toca ganar 😄")
