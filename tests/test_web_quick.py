@@ -98,12 +98,23 @@ def test_a_player_alone_gets_computers_after_the_wait(database: TestDatabase) ->
         answer = lupe.post("/api/quick", json={"form": "tercerilla"}).json()
         assert answer["status"] == "seated" and answer["computers"] == 2, answer
         facts = lupe.get(f"/api/games/{answer['game']}", headers={"Accept-Language": "es"}).json()
-        assert facts["kinds"].count("bot") == 2 and facts["rated"] is False
+        assert facts["kinds"].count("bot") == 2 and facts["rated"] is True
         names = [n for n, k in zip(facts["names"], facts["kinds"], strict=True) if k == "bot"]
         assert all(n.startswith("Computadora") for n in names), names
         assert facts["names"][answer["seat"]] == "Lupe"
         state = seated_hello(lupe, answer)
         assert state["seat"] == answer["seat"]
+        # her game is rated: each computer counts as a player of its level's rating
+        lupe_id = lupe.get("/api/me").json()["id"]
+        store = client.app.state.hub.store  # type: ignore[attr-defined]
+        results = [(lupe_id, 2), ("computer:medium", -1), ("computer:medium", -1)]
+        assert client.portal.call(store.rate_match, answer["game"], "tercerilla", results)
+        events = database.query(
+            "select player_id, place from rating_events where game_id = %s", answer["game"]
+        )
+        assert events == [(lupe_id, 1)]  # only the person's rating moves
+        mine = lupe.get(f"/api/players/{lupe_id}").json()
+        assert mine["ratings"]["tercerilla"]["wins"] == 1, mine
 
 
 def test_blocked_players_and_guests_and_accounts_wait_apart(waits: TestClient) -> None:

@@ -9,7 +9,8 @@ The player's page asks ``GET /api/quick/{ticket}?wait=S`` until he is seated: th
 waits (at most :data:`WAIT_MOST` seconds) and is woken as soon as his ticket is seated, by
 this process or by another one (the seating's transaction notifies the others, PostgreSQL's
 ``LISTEN``/``NOTIFY``: :mod:`.notify`).  The answer then holds his seat's token, worked out
-from the ticket with the server's key (nothing secret is stored).  A table of people only is rated; one with a computer is not.
+from the ticket with the server's key (nothing secret is stored).  Every quick table is rated:
+a computer counts as a player of its level's rating, which the game does not change.
 
 >>> from conquian.web.ratings import FORMS
 >>> sorted(SEATS) == sorted(FORMS)
@@ -145,7 +146,7 @@ class QuickMatch:
             public=False,
             invite_only=True,
             hints=False,
-            rated=table.computers == 0,
+            rated=True,  # a computer counts as a player of its level's rating
         )
         live = LiveMatch(row)
         return row, live.unsaved.pop(0) if live.unsaved else None, seated

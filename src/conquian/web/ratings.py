@@ -25,6 +25,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from ..bots import LEVEL_RATINGS
 from ..rules import MatchKind, Rules, find_rules
 
 MU = 25.0
@@ -53,6 +54,24 @@ def form_of(rules: Rules) -> str | None:
 @cache
 def _model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+COMPUTER = "computer:"
+"""How a computer seat is named among a rated match's players (``computer:medium``): it plays
+at its level's rating, which the match does not change."""
+COMPUTER_SIGMA = 2.0
+"""How uncertain a computer's rating is taken to be (it was measured over many deals)."""
+
+
+def computer_rating(level: str) -> tuple[float, float]:
+    """A computer's (mu, sigma): ``medium`` plays as a new player is taken to, the other levels
+    apart from it by their measured ratings (:data:`conquian.bots.LEVEL_RATINGS`).
+
+    >>> [round(computer_rating(level)[0], 1) for level in ("easy", "medium", "hard")]
+    [20.1, 25.0, 29.9]
+    """
+    gap = LEVEL_RATINGS.get(level, LEVEL_RATINGS["medium"]) - LEVEL_RATINGS["medium"]
+    return MU + gap / 20, COMPUTER_SIGMA
 
 
 def shown(mu: float, sigma: float) -> int:

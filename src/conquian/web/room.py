@@ -26,7 +26,7 @@ from .conn import Conn
 from .languages import WEB_WORDS
 from .live import LiveMatch
 from .messages import SaidMessage, StateMessage
-from .ratings import form_of
+from .ratings import COMPUTER, form_of
 from .requests import UserError
 from .schema import ActionRow
 from .store import Store
@@ -141,13 +141,17 @@ class Room:
 
 
 async def rate(store: Store, live: LiveMatch) -> None:
-    """A rated match just ended (its last action, or its claim, stored): its players'
-    ratings move, by their places (one who abandoned it last)."""
+    """A rated match just ended (its last action, or its claim, stored): its people's
+    ratings move, by their places (one who abandoned it last); a computer counts as a player
+    of its level's rating."""
     form = form_of(live.rules)
-    ids = [s.player_id for s in live.seats]
+    ids = [
+        s.player_id if s.kind != "bot" else f"{COMPUTER}{live.level_of(s.seat)}" for s in live.seats
+    ]
+    people = [s.player_id for s in live.seats if s.kind != "bot"]
     if not live.rated or form is None or any(i is None for i in ids):
         return
-    if len(set(ids)) < len(ids):  # one player in two seats (one browser): not rated
+    if len(set(people)) < len(people):  # one player in two seats (one browser): not rated
         log.info("match %s: one player sat in two seats; not rated", live.id)
         return
     results = [(str(i), -place) for i, place in zip(ids, live.match.places(), strict=True)]

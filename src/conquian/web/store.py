@@ -48,7 +48,7 @@ from sqlalchemy.engine import Connection, Engine
 from .accounts import AccountStorage, player_row
 from .presence import PresenceStorage
 from .queue import QueueStorage
-from .ratings import MU, PROVISIONAL_GAMES, SIGMA, places, rated, rating_facts, shown
+from .ratingstore import RatingStorage
 from .reports import ReportStorage
 from .schema import (
     ActionRow,
@@ -65,7 +65,6 @@ from .schema import (
     matches,
     players,
     rating_events,
-    ratings,
     records,
     seats,
 )
@@ -83,7 +82,7 @@ ActionEnd = tuple[int, str, str]
 """The record of the deal an action ended: its number, its result and the record's text."""
 
 
-class Store(AccountStorage, QueueStorage, ReportStorage, PresenceStorage, ABC):
+class Store(AccountStorage, QueueStorage, ReportStorage, PresenceStorage, RatingStorage, ABC):
     """The database of web matches (made by :func:`.database.open_store`).
 
     What both databases do the same way is here, as SQLAlchemy Core run in the storage
@@ -226,99 +225,6 @@ class Store(AccountStorage, QueueStorage, ReportStorage, PresenceStorage, ABC):
         with self.engine.begin() as conn:
             done = conn.execute(update(players).where(players.c.id == player_id).values(name=name))
         return done.rowcount == 1
-
-    # ------------------------------------------------------------------ ratings
-
-    async def rate_match(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
-        """Rate a finished match: each ``(player id, final balance)``, in seat order.  False
-        if it was rated already (by this process or another), or a player was erased since,
-        and nothing changes."""
-        return await self._in_thread(self._rate_now, match_id, form, results)
-
-    def _rate_now(self, match_id: str, form: str, results: list[tuple[str, int]]) -> bool:
-        now = time.time()
-        ids = [player for player, _balance in results]
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                select(rating_events.c.game_id).where(rating_events.c.game_id == match_id)
-            ).first()
-            if done is not None:
-                return False
-            known = conn.execute(select(players.c.id).where(players.c.id.in_(ids))).all()
-            if len(known) < len(set(ids)):  # a player erased since he sat down: not rated
-                return False
-            found = {
-                r.player_id: r
-                for r in conn.execute(
-                    select(ratings)
-                    .where(ratings.c.form == form, ratings.c.player_id.in_(ids))
-                    .with_for_update()
-                )
-            }
-            before = [(found[p].mu, found[p].sigma) if p in found else (MU, SIGMA) for p in ids]
-            balances = [balance for _player, balance in results]
-            after = rated(before, balances)
-            for player, place, old, new in zip(ids, places(balances), before, after, strict=True):
-                row = found.get(player)
-                values = {"mu": new[0], "sigma": new[1], "updated": now}
-                won = int(place == 1 and balances.count(max(balances)) == 1)
-                if row is None:
-                    conn.execute(
-                        insert(ratings).values(
-                            player_id=player, form=form, games=1, wins=won, **values
-                        )
-                    )
-                else:
-                    conn.execute(
-                        update(ratings)
-                        .where(ratings.c.player_id == player, ratings.c.form == form)
-                        .values(games=row.games + 1, wins=row.wins + won, **values)
-                    )
-                conn.execute(
-                    insert(rating_events).values(
-                        game_id=match_id,
-                        player_id=player,
-                        form=form,
-                        at=now,
-                        place=place,
-                        before=shown(*old),
-                        after=shown(*new),
-                    )
-                )
-        return True
-
-    async def player_ratings(self, player_id: str) -> dict[str, dict[str, Any]]:
-        """A player's rating in each form he played rated games in."""
-        return await self._in_thread(self._player_ratings_now, player_id)
-
-    def _player_ratings_now(self, player_id: str) -> dict[str, dict[str, Any]]:
-        with self.engine.connect() as conn:
-            found = conn.execute(select(ratings).where(ratings.c.player_id == player_id))
-            return {r.form: rating_facts(r) for r in found}
-
-    async def leaderboard(
-        self, form: str, since: float | None, limit: int = 50
-    ) -> list[dict[str, Any]]:
-        """The best players of a form (no provisional rating), by their rating now; ``since``:
-        only those who played a rated game of it since then."""
-        return await self._in_thread(self._leaderboard_now, form, since, limit)
-
-    def _leaderboard_now(self, form: str, since: float | None, limit: int) -> list[dict[str, Any]]:
-        query = (
-            select(ratings, players.c.name)
-            .join(players, players.c.id == ratings.c.player_id)
-            .where(ratings.c.form == form, ratings.c.games >= PROVISIONAL_GAMES)
-        )
-        if since is not None:
-            recent = select(rating_events.c.player_id).where(
-                rating_events.c.form == form, rating_events.c.at >= since
-            )
-            query = query.where(ratings.c.player_id.in_(recent))
-        query = query.order_by((ratings.c.mu - 3 * ratings.c.sigma).desc()).limit(limit)
-        with self.engine.connect() as conn:
-            return [
-                {"id": r.player_id, "name": r.name, **rating_facts(r)} for r in conn.execute(query)
-            ]
 
     async def player_games(
         self, player_id: str, before: float | None = None, limit: int = 20
