@@ -220,11 +220,10 @@ class Match:
 
     @property
     def leader(self) -> int | None:
-        """The player ahead on balance, or None when two or more share the lead."""
-        top = max(self.balance)
-        if self.balance.count(top) > 1:
-            return None
-        return self.balance.index(top)
+        """The player ahead (on balance; the other one where a player abandoned a match of
+        two), or None when two or more share the lead."""
+        firsts = [p for p, place in enumerate(self.places()) if place == 1]
+        return firsts[0] if len(firsts) == 1 else None
 
     def new_deal(self) -> GameState:
         """Deal the next deal of the match."""

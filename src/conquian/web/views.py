@@ -34,7 +34,6 @@ from ..cards import mask_labels
 from ..errors import IllegalActionError
 from ..fair import ALGORITHM
 from ..game import Game
-from ..match import Match
 from ..observation import Observation, PublicEvent, PublicView, observe, observe_public, seat_part
 from ..present.i18n import current_language
 from ..present.lesson import lesson_end, lesson_intro, lesson_refusal, lesson_step
@@ -192,7 +191,7 @@ class Views:
             "balance": list(match.balance),
             "stake": live.game.state.stake if live.dealt else match.deal_value(),
             "over": live.dealt and over,
-            "leader": _leader(match) if live.dealt else None,
+            "leader": match.leader if live.dealt else None,
             "scoring": live.rules.scoring.value,
             "count": live.count,
             "count_matches": live.count_matches + 1,
@@ -443,10 +442,3 @@ def with_invitations(state: StateMessage, invites: dict[int, str], live: LiveMat
         if not live.seats[seat].joined
     ]
     return {**state, "invitations": free}
-
-
-def _leader(match: Match) -> int | None:
-    """The player ahead (the one who claimed a match another abandoned), or None when two or
-    more share the lead."""
-    firsts = [p for p, place in enumerate(match.places()) if place == 1]
-    return firsts[0] if len(firsts) == 1 else None
