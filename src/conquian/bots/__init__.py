@@ -24,6 +24,11 @@ _LATER = {
     "search": (".search", "SearchBot"),
     "oracle": (".search", "OracleBot"),
     "lesson": (".lesson", "LessonBot"),
+    "hider": (".styles", "HiderBot"),
+    "nonforcer": (".styles", "NonForcerBot"),
+    "forcer": (".styles", "ForcerBot"),
+    "safe": (".styles", "SafeBot"),
+    "careless": (".styles", "CarelessBot"),
 }
 """Bots imported when first asked for: ``lesson`` plays only the guided first hand and is
 offered to nobody (it is not in :data:`BOT_NAMES`)."""
@@ -40,6 +45,10 @@ def bot_class(name: str) -> type[Bot] | None:
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "heuristic", "search", "oracle")
 """Every bot name, weakest first (``oracle`` cheats and is for measurement only)."""
+
+STYLE_NAMES: tuple[str, ...] = ("hider", "nonforcer", "forcer", "safe", "careless")
+"""Styles of play besides ``greedy`` and ``heuristic`` (:mod:`.styles`), that ``expert`` is
+measured against and no person is offered: ``make_bot("hider")`` plays one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +110,7 @@ def make_bot(name: str, *, rng: random.Random | None = None, budget: Budget | No
     level = level_of(name)
     cls = bot_class(level.bot)
     if cls is None:
-        known = ", ".join([*BOT_NAMES, *LEVELS])
+        known = ", ".join([*BOT_NAMES, *LEVELS, *STYLE_NAMES])
         raise ConquianError(f"Unknown bot {name!r}; bots and levels are: {known}.")
     bot = cls(rng=rng, budget=budget or level.budget)
     if level.slip:
@@ -116,6 +125,7 @@ __all__ = [
     "BOT_NAMES",
     "LEVELS",
     "LEVEL_RATINGS",
+    "STYLE_NAMES",
     "Bot",
     "Budget",
     "GreedyBot",
