@@ -19,6 +19,7 @@ from conquian.bots.base import Bot
 from conquian.bots.heuristic import HeuristicBot
 from conquian.bots.review import (
     CALIBRATION,
+    HIDDEN_MELDS,
     LOGIT_CLIP,
     Mark,
     ReviewError,
@@ -30,7 +31,9 @@ from conquian.bots.review import (
     player_decisions,
     review_deals,
 )
+from conquian.cards import mask_labels, parse_cards_mask
 from conquian.cli import main
+from conquian.notation import parse_action, parse_position
 from conquian.match import Match
 from conquian.melds import meld_table, partition_mask
 from conquian.observation import Observation, observe
@@ -156,7 +159,7 @@ def test_review_of_a_bot_game_judges_every_decision_of_the_player() -> None:
         assert 0.0 <= d.chance_played <= d.chance_best <= 1.0
         if d.judged:
             assert d.drop == pytest.approx(d.chance_best - d.chance_played)
-            assert d.mark == mark_for(d.drop)
+            assert d.mark == (mark_for(d.drop) if d.clear else None)
         else:
             assert d.legal_count == 1 and d.drop is None and d.mark is None
             assert d.best == d.played
@@ -175,7 +178,8 @@ def test_a_review_is_reproducible_from_its_seed() -> None:
     first = review_deals([record], 0, FAST).to_dict()
     assert review_deals([record], 0, FAST).to_dict() == first
     assert first["settings"] == {
-        "estimator": "search",
+        "estimator": "coach",
+        "hidden_melds": HIDDEN_MELDS,
         "samples": FAST.samples,
         "candidates": FAST.candidates,
         "seed": 0,
@@ -210,7 +214,7 @@ def test_the_estimate_is_given_only_an_observation() -> None:
     assert game_views == ["obs"] and hints["obs"] is Observation
     params = inspect.signature(action_chances).parameters
     assert typing.get_type_hints(action_chances)["obs"] is Observation
-    assert list(params) == ["obs", "actions", "samples", "seed"]
+    assert list(params) == ["obs", "actions", "samples", "seed", "hidden_melds"]
 
 
 def test_two_states_with_one_observation_give_the_same_judgement() -> None:
@@ -310,6 +314,19 @@ def test_the_command_in_text_and_json(tmp_path: Path) -> None:
     assert set(bad) == {
         "deal", "index", "move", "phase", "legal_count", "played", "best",
         "chance_played", "chance_best", "drop", "mark", "centre",
+        "clear", "position", "board", "feeds",
+    }  # fmt: skip
+    # the position is the one the player saw: his hand, and the unseen cards written *
+    fields = bad["position"].split()
+    assert fields[4] != "*" and fields[5] == "*" and fields[10] == "*"
+    seen = parse_position(bad["position"])
+    assert str(parse_action(seen, bad["played"])) == bad["played"]
+    board = bad["board"]
+    hand = fields[4].replace("-", "")
+    assert board["hand"] == mask_labels(parse_cards_mask(hand) if hand else 0)
+    assert set(board) == {
+        "player", "hand", "tables", "centre", "centre_source", "dead", "hand_counts",
+        "stock_count",
     }  # fmt: skip
     judged = [d for d in data["decisions"] if d["legal_count"] > 1]
     assert data["summary"]["judged"] == len(judged)

@@ -329,6 +329,71 @@ def cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    """The coach's recommended move for the player to act in a position, with why."""
+    from .bots.coach import hint
+    from .cards import mask_labels
+    from .observation import observe
+    from .state import Phase
+    from .present.hints import candidate_line, hint_heading, reason_words
+    from .present.letters import card_letters
+    from .present.review import move_words
+    from .present.spans import CardLook, plain
+
+    state = parse_position(args.position)
+    if state.phase is Phase.OVER:
+        raise CliError("The deal is over in this position: there is no move to hint.")
+    obs = observe(state, state.to_act)
+    advice, why = hint(obs, samples=args.samples)
+    unicode = "utf" in (sys.stdout.encoding or "").lower()
+    look = CardLook(deck=state.rules.deck_style, symbols=unicode, letters=card_letters())
+    table = obs.tables[obs.viewer]
+    words = reason_words(why, look)
+    if args.json:
+        estimated = advice.samples > 0
+        second = advice.actions[1] if len(advice.actions) > 1 else None
+        _print_json(
+            {
+                "position": args.position,
+                "player": obs.viewer,
+                "samples": advice.samples,
+                "best": str(advice.best),
+                "second": None if second is None else str(second),
+                "drop": None if second is None else round(advice.lead(second), 4),
+                "clear": second is not None and advice.clearly_worse(second),
+                "reason": why.because or why.key,
+                "words": plain(words),
+                "feeds": None
+                if why.feeds < 0
+                else {
+                    "player": why.feeds,
+                    "meld": mask_labels(why.feeds_meld),
+                    "hand_count": why.feeds_count,
+                },
+                "candidates": [
+                    {
+                        "action": str(action),
+                        "chance": round(chance, 4) if estimated else None,
+                        "error": round(error, 4),
+                        "clearly_worse": advice.clearly_worse(action),
+                    }
+                    for action, chance, error in zip(
+                        advice.actions, advice.chances, advice.errors, strict=True
+                    )
+                ],
+            }
+        )
+        return 0
+    if advice.samples:
+        print(plain(hint_heading(obs.viewer, advice.samples)))
+    print(plain(words))
+    if advice.samples:
+        for action, chance in zip(advice.actions, advice.chances, strict=True):
+            close = action != advice.best and not advice.clearly_worse(action)
+            print(plain(candidate_line(move_words(action, table, obs.centre, look), chance, close)))
+    return 0
+
+
 def cmd_selfplay(args: argparse.Namespace) -> None:
     from .tools.selfplay import run_selfplay
 
@@ -1033,6 +1098,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     add_language_option(p)
     p.set_defaults(func=cmd_review)
+
+    from .bots.coach import HINT_SAMPLES
+
+    p = sub.add_parser(
+        "hint",
+        help=_("the coach's move for the player to act in a position, and why"),
+        description=_(
+            "The move the coach recommends for the player to act in a position string "
+            "(docs/notation.md), why, the second best and how much less likely to win it is, "
+            "from that player's own view only. The same position always gets the same answer."
+        ),
+    )
+    p.add_argument("position", help=_("a position string, in quotes"))
+    p.add_argument(
+        "--samples",
+        type=_positive,
+        default=HINT_SAMPLES,
+        metavar="N",
+        help=_("sampled deals (default {samples})").format(samples=HINT_SAMPLES),
+    )
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    add_language_option(p)
+    p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser(
         "verify",

@@ -54,6 +54,7 @@ from .errors import (
     InvalidStateError,
 )
 from .melds import format_partition, meld_kind, partition_mask
+from .observation import Observation
 from .rules import MAX_STAKE, MAX_STAKE_DIGITS, find_rules
 from .state import GameState, Phase, Source, Termination
 
@@ -106,6 +107,44 @@ def format_position(state: GameState) -> str:
     if state.rules.exchange_one_card:
         picks = state.exchange
         fields.append(",".join(str(CARDS[c]) if c >= 0 else "-" for c in picks) or "-")
+    return " ".join(fields)
+
+
+def format_seen_position(obs: Observation) -> str:
+    """The position string of what ``obs.viewer`` sees: his own hand, every table, the
+    centre and the dead pile as they are, and the cards he cannot see written ``*`` (the
+    other hands and the stock), so that it sets up his decision and shows nothing hidden.
+
+    >>> state = parse_position("standard offer 0 1 KhKd2c7hJdQcAh * 3s4s5s - 6s:d - * 1")
+    >>> from conquian.observation import observe
+    >>> format_seen_position(observe(state, 0))
+    'standard offer 0 1 Ah7hKhJdKd2cQc * 3s4s5s - 6s:d - * 1'
+    >>> parse_position(_).legal_actions() == state.legal_actions()
+    True
+    """
+    n = len(obs.tables)
+    if obs.phase is Phase.OVER:
+        winner = obs.outcome.winner if obs.outcome is not None else None
+        player = "-" if winner is None else str(winner)
+    else:
+        player = str(obs.to_act)
+    centre = "-"
+    if obs.centre >= 0:
+        centre = f"{CARDS[obs.centre]}:{obs.source.value}"
+        if n > 2 and obs.source is not Source.UPCARD:
+            centre += str(obs.owner)
+            if obs.phase is Phase.FORCE:
+                centre += f">{obs.offeree}"
+    hands = ["*"] * n
+    hands[obs.viewer] = format_mask(obs.hand_mask, "") or "-"
+    fields = [obs.rules.to_spec(), obs.phase.value, player, str(obs.dealer), *hands]
+    fields += [format_partition(t) for t in obs.tables]
+    fields += [centre, format_mask(obs.dead_mask, "") or "-", "*", str(obs.stake)]
+    if obs.rules.exchange_one_card:
+        picks = ["-"] * n
+        if obs.passed >= 0:
+            picks[obs.viewer] = str(CARDS[obs.passed])
+        fields.append(",".join(picks))
     return " ".join(fields)
 
 

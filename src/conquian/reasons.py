@@ -48,6 +48,15 @@ class Reason(NamedTuple):
     """For a second-best take, the cards it lays from the hand (a mask)."""
     drop: float = 0.0
     """How much less likely to win the second-best action is, as a winning chance (0 to 1)."""
+    feeds: int = -1
+    """The player whose table a card given away fits (-1: none): the best action's card, or
+    else the second best's (:attr:`feeds_card`)."""
+    feeds_card: int = -1
+    """That card."""
+    feeds_meld: int = 0
+    """That player's meld the card fits (a mask)."""
+    feeds_count: int = -1
+    """How many cards that player holds."""
 
     @property
     def code(self) -> str:
@@ -55,7 +64,7 @@ class Reason(NamedTuple):
         if self.key == "external":
             return self.text
         parts = [self.key]
-        if self.key == "searched" and self.action is not None:
+        if self.key in ("searched", "advised") and self.action is not None:
             parts.append(f"{self.action}; {self.mean:+.2f} over {self.deals}")
         if self.card >= 0:
             parts.append(str(CARDS[self.card]))

@@ -1,19 +1,22 @@
-"""A post-game review: each decision of one player judged by the expert's search.
+"""A post-game review: each decision of one player judged by the coach.
 
 For every decision of the reviewed player in a record, the review builds that player's
 :class:`~conquian.observation.Observation` at that moment (never the record's hidden
-cards), re-deals the cards he could not see from it as the ``search`` bot does (each
-other player's hand drawn in proportion to how well it explains his play), and plays
-the action he played and the best candidates out in the same sampled deals with the
-search's greedy rollouts.  An action's *winning chance* is the share of those deals the
+cards) and asks the coach (:mod:`.coach`, the estimator the hints use) for the winning
+chance of the action he played and of the best candidates: the cards he could not see
+dealt again and again, each other player's hand drawn in proportion to how well it explains
+his play without taking him for one who lays every meld at once, and every action played out
+in the same sampled deals.  An action's *winning chance* is the share of those deals the
 player wins; with two players a draw counts half, with three or four only his own wins
 count.  The *drop* of a decision is the chance of the best action estimated minus the
-chance of the action played; a drop of 0.1, 0.2 or 0.3 or more marks an inaccuracy, a
-mistake or a blunder.  A decision with one legal action is not judged.
+chance of the action played; a drop of 0.1, 0.2 or 0.3 or more, clear of the estimate's
+noise (:data:`~.coach.CLEAR_MARGIN`), marks an inaccuracy, a mistake or a blunder.  A
+decision with one legal action is not judged.
 
-Everything is seeded from the settings' seed, the deal number and the action's place in
-the record, all public, so a review is reproducible and depends on what the player
-could see only.
+Everything is seeded from the settings' seed and the position as the player saw it, so a
+review is reproducible, depends on what the player could see only, and its first samples
+are a hint's: where a hint calls a move clearly better, the review, which spends more
+samples on the same deals first, sees what the hint saw.
 
 >>> from conquian.game import Game
 >>> game = Game(seed=3)
@@ -25,23 +28,31 @@ could see only.
 
 from __future__ import annotations
 
-import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from ..actions import Action
-from ..cards import CARDS, mask_indices
+from ..cards import CARDS, mask_labels
 from ..errors import ConquianError
 from ..melds import Partition
+from ..notation import format_seen_position
 from ..observation import Observation, PublicEvent, observe, public_event
 from ..records import GameRecord, MatchRecord, format_result
-from ..sample import determinize
 from ..state import GameState, Phase
-from .heuristic import HeuristicBot
-from .search import HandModel, HandSampler, HandsSampler, opponent_card_weights, rollout
+from .coach import (
+    CALIBRATION,
+    DEFAULT_CANDIDATES,
+    HIDDEN_MELDS,
+    LOGIT_CLIP,
+    REVIEW_SAMPLES,
+    action_chances,
+    advise,
+    calibrated_chance,
+    candidate_actions,
+    feeds,
+)
 
 __all__ = [
     "CALIBRATION",
@@ -65,13 +76,11 @@ __all__ = [
     "review_deals",
 ]
 
-DEFAULT_SAMPLES = 200
+DEFAULT_SAMPLES = REVIEW_SAMPLES
 """Sampled deals per decision: a two-player deal is reviewed in seconds on one core."""
-IN_GAME_SAMPLES = 100
+IN_GAME_SAMPLES = 300
 """Sampled deals per decision for a review asked for in a game (the terminal's, the
-browser's): a two-player deal in a few seconds."""
-DEFAULT_CANDIDATES = 6
-"""Actions estimated per decision besides the one played: the heuristic's best ones."""
+browser's): more than a hint's, so the review sees at least what the hint saw."""
 
 
 class ReviewError(ConquianError):
@@ -128,7 +137,8 @@ class ReviewSettings:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "estimator": "search",
+            "estimator": "coach",
+            "hidden_melds": HIDDEN_MELDS,
             "samples": self.samples,
             "candidates": self.candidates,
             "seed": self.seed,
@@ -136,104 +146,6 @@ class ReviewSettings:
             # two-player chances are corrected so (see calibrated_chance); others are not
             "calibration": {"a": CALIBRATION[0], "b": CALIBRATION[1], "clip": LOGIT_CLIP},
         }
-
-
-def _draw_value(obs: Observation) -> float:
-    """What a draw is worth in the winning chance: half with two players, else nothing."""
-    return 0.5 if len(obs.tables) == 2 else 0.0
-
-
-def _hands_source(obs: Observation, rng: random.Random) -> Callable[[], int | dict[int, int]]:
-    """Other players' hands drawn as the search bot draws them (see :mod:`.search`)."""
-    if len(obs.tables) > 2:
-        return HandsSampler(obs, rng).draw
-    return HandSampler(obs, opponent_card_weights(obs), HandModel(obs), rng).draw
-
-
-def action_chances(
-    obs: Observation, actions: Sequence[Action], *, samples: int, seed: int | str
-) -> list[float]:
-    """The winning chance of each of ``actions`` for ``obs.viewer``, from ``obs`` alone.
-
-    Each of ``samples`` deals re-deals the cards the player cannot see consistently with
-    ``obs``; every action is played in every deal and the deal finished with the same
-    rollout seed (common random numbers: the chances are compared on the same deals).
-    """
-    rng = random.Random(f"conquian-review:{seed}")
-    draw = _hands_source(obs, rng)
-    player = obs.viewer
-    draw_value = _draw_value(obs)
-    totals = [0.0] * len(actions)
-    for _ in range(samples):
-        state = determinize(obs, draw(), rng)
-        rollout_seed = rng.random()
-        for i, action in enumerate(actions):
-            child = state.copy()
-            child.apply_unchecked(action)
-            result = rollout(child, player, random.Random(rollout_seed))
-            totals[i] += 1.0 if result > 0 else draw_value if result == 0 else 0.0
-    return [total / samples for total in totals]
-
-
-CALIBRATION: tuple[float, float] = (0.849, -0.0405)
-"""``(a, b)`` of the logistic correction of a two-player winning chance estimated with the
-default samples: ``1 / (1 + exp(-(a * logit(chance) + b)))`` (see :func:`calibrated_chance`).
-Fitted by ``python scripts/calibration.py --load part3.jsonl part4.jsonl part5.jsonl`` (the
-fit on the even shuffles of 1,000 bot games of the levels of 2026-12-02, checked on the odd
-ones and on 400 more games, ``part6.jsonl``; ``docs/strength.md``, *Calibration*, gives the
-commands that played them).  The review of a two-player deal reports its chances so corrected.
-
->>> round(calibrated_chance(0.8), 3), round(calibrated_chance(0.2), 3)
-(0.757, 0.228)"""
-
-LOGIT_CLIP = 0.02
-"""A chance is clipped to [this, 1 - this] before its logit: none of 200 sampled deals won
-is not a certain loss (such decisions went on to win about 6% of the time); chosen over
-0.5%, 1%, 3% and 5% by the calibration of the games the correction was fitted on."""
-
-
-def calibrated_chance(chance: float, correction: tuple[float, float] = CALIBRATION) -> float:
-    """A winning chance of :func:`action_chances` corrected by :data:`CALIBRATION` (or
-    ``correction``) towards the share of deals such players went on to win.
-
-    >>> calibrated_chance(0.3, (1.0, 0.0)), round(calibrated_chance(0.5, (2.0, 1.0)), 4)
-    (0.3, 0.7311)
-    """
-    a, b = correction
-    if (a, b) == (1.0, 0.0):
-        return chance
-    p = min(1.0 - LOGIT_CLIP, max(LOGIT_CLIP, chance))
-    return 1.0 / (1.0 + math.exp(-(a * math.log(p / (1.0 - p)) + b)))
-
-
-def ends_deal(obs: Observation, actions: Sequence[Action]) -> list[bool]:
-    """Whether each action ends the deal at once (its result is then known, not estimated):
-    going out does whatever the hidden cards are, so any hand of the opponent's size will do."""
-    rng = random.Random(0)
-    unknown = list(mask_indices(obs.unknown_mask))
-    count = min(obs.hand_counts[obs.opponent], len(unknown))
-    hand = sum(1 << card for card in rng.sample(unknown, count))
-    state = determinize(obs, hand, rng)
-    ends = []
-    for action in actions:
-        child = state.copy()
-        child.apply_unchecked(action)
-        ends.append(child.phase is Phase.OVER)
-    return ends
-
-
-def candidate_actions(obs: Observation, played: Action, limit: int) -> list[Action]:
-    """The actions to estimate: the one played and the heuristic's ``limit`` best others."""
-    legal = obs.legal_actions
-    if len(legal) <= limit + 1:
-        ranked = list(legal)
-    else:
-        ranked = [action for _, action in HeuristicBot(rng=random.Random(0)).rank(obs)]
-    chosen = [played]
-    for action in ranked:
-        if action != played and len(chosen) <= limit:
-            chosen.append(action)
-    return chosen
 
 
 @dataclass(frozen=True)
@@ -255,6 +167,11 @@ class Decision:
     """The centre card the decision was about (-1: none, as in a discard)."""
     table: Partition = ()
     """The player's table before the action (to say which melds a take makes)."""
+    clear: bool = True
+    """Whether the best action leads the one played by more than the estimate's noise."""
+    observation: Observation | None = field(default=None, compare=False, repr=False)
+    """What the player saw when he decided (his hand, the tables, the centre): the
+    position the review shows."""
 
     @property
     def move(self) -> int:
@@ -278,11 +195,40 @@ class Decision:
 
     @property
     def mark(self) -> Mark | None:
-        return mark_for(self.drop)
+        return mark_for(self.drop) if self.clear else None
+
+    @property
+    def fed(self) -> tuple[int, int, int] | None:
+        """Whom the card the move played gave away helped: (player, his meld, the cards
+        he held), or None (:func:`~.coach.feeds`)."""
+        return None if self.observation is None else feeds(self.observation, self.played)
+
+    @property
+    def position(self) -> str | None:
+        """The position string of what the player saw (:func:`format_seen_position`)."""
+        return None if self.observation is None else format_seen_position(self.observation)
+
+    def board(self) -> dict[str, Any] | None:
+        """What the player saw, as plain data for a small board: his hand, every table,
+        the centre card, the dead pile and how many cards each player and the stock held."""
+        obs = self.observation
+        if obs is None:
+            return None
+        return {
+            "player": obs.viewer,
+            "hand": mask_labels(obs.hand_mask),
+            "tables": [[mask_labels(m) for m in table] for table in obs.tables],
+            "centre": str(CARDS[obs.centre]) if obs.centre >= 0 else None,
+            "centre_source": obs.source.value if obs.centre >= 0 else None,
+            "dead": mask_labels(obs.dead_mask),
+            "hand_counts": list(obs.hand_counts),
+            "stock_count": obs.stock_count,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         drop = self.drop
         mark = self.mark
+        fed = self.fed
         return {
             "deal": self.deal,
             "index": self.index,
@@ -294,44 +240,49 @@ class Decision:
             "chance_played": round(self.chance_played, 4),
             "chance_best": round(self.chance_best, 4),
             "drop": None if drop is None else round(drop, 4),
+            "clear": self.clear,
             "mark": None if mark is None else mark.value,
             "centre": str(CARDS[self.centre]) if self.centre >= 0 else None,
+            "position": self.position,
+            "board": self.board(),
+            "feeds": None
+            if fed is None
+            else {"player": fed[0], "meld": mask_labels(fed[1]), "hand_count": fed[2]},
         }
 
 
 def judge_decision(
     obs: Observation, played: Action, settings: ReviewSettings, *, deal: int = 1, index: int = 0
 ) -> Decision:
-    """Judge ``played`` at ``obs``: its chance and the best one's, from ``obs`` alone.
+    """Judge ``played`` at ``obs``: its chance and the best one's, from ``obs`` alone
+    (:func:`~.coach.advise`, with the settings' samples, seed and candidates).
 
     ``deal`` and ``index`` (public: the deal's number and the action's place in it) only
-    name the decision and seed its samples.
+    name the decision.
     """
     legal = obs.legal_actions
     if played not in legal:
         raise ReviewError(f"{played} is not a legal action of player {obs.viewer} here.")
-    actions = candidate_actions(obs, played, settings.candidates)
-    chances = action_chances(
-        obs, actions, samples=settings.samples, seed=f"{settings.seed}:{deal}:{index}"
+    advice = advise(
+        obs,
+        samples=settings.samples,
+        seed=settings.seed,
+        candidates=settings.candidates,
+        include=played,
     )
-    if len(obs.tables) == 2:  # the correction is fitted on two-player games
-        ends = ends_deal(obs, actions)
-        chances = [
-            chance if end else calibrated_chance(chance)
-            for chance, end in zip(chances, ends, strict=True)
-        ]
-    best = max(range(len(actions)), key=lambda i: (chances[i], i == 0))
     return Decision(
         deal=deal,
         index=index,
         phase=obs.phase,
         legal_count=len(legal),
         played=played,
-        best=actions[best],
-        chance_played=chances[0],
-        chance_best=chances[best],
+        best=advice.best,
+        chance_played=advice.chance(played),
+        chance_best=advice.chances[0],
         centre=obs.centre,
         table=obs.tables[obs.viewer],
+        clear=advice.best == played or advice.clearly_worse(played),
+        observation=obs,
     )
 
 

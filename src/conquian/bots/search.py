@@ -42,6 +42,8 @@ CONFLICT_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand, per refused card it could have melded."""
 HELD_MELD_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand that holds a whole meld he could have laid."""
+HIDER_MELD_ODDS = 6.0
+"""How much likelier a hand holding a whole meld is for a player who hides his melds."""
 DISCARD_WEIGHT = 0.05
 """Relative odds of a sampled opponent hand, per card it held with fewer partners in the
 hand than a card he chose to discard (he would rather have thrown that one)."""
@@ -193,15 +195,30 @@ class HandModel:
     than the one he threw (:data:`DISCARD_WEIGHT` each); or if it holds a whole meld
     although he has taken cards since the deal and could have laid it
     (:data:`HELD_MELD_WEIGHT`).
+
+    ``hidden_melds`` is the share of players taken to keep whole melds in hand on purpose,
+    who lay only what a take needs and the rest to go out: for them a hand holding a whole
+    meld is :data:`HIDER_MELD_ODDS` times likelier.  The odds of such a hand are those of the
+    mixture of the two styles, until the player lays a meld that his take did not need (he
+    is then no hider).
+
+    >>> from conquian.game import Game
+    >>> obs = Game(seed=4).observation(0)
+    >>> HandModel(obs).held_meld_odds, HandModel(obs, hidden_melds=0.5).held_meld_odds
+    (1.0, 3.5)
     """
 
-    def __init__(self, obs: Observation, player: int | None = None) -> None:
+    def __init__(
+        self, obs: Observation, player: int | None = None, *, hidden_melds: float = 0.0
+    ) -> None:
         opp = obs.opponent if player is None else player
         self.refusals: list[tuple[int, int]] = []
         """(refused card, cards the hand held then besides today's)"""
         self.discards: list[tuple[int, int]] = []
         """(discarded card, cards the hand held then besides today's and that card)"""
         self.took = False
+        self.laid_unneeded = False
+        """Whether he laid, with a card taken, a meld that the card did not need."""
         left = 0
         tables_before: list[int] = []
         table = 0
@@ -228,10 +245,16 @@ class HandModel:
                 if kind is ActionKind.TAKE:
                     laid &= ~(1 << event.card)
                     self.took = True
+                    needed = next(m for m in event.action.melds if m >> event.card & 1)
+                    self.laid_unneeded |= bool(laid & ~needed)
                 left |= laid
             if kind in (ActionKind.DECLINE, ActionKind.PASS):
                 self.refusals.append((event.card, left))
         self.melds = meld_table(obs.rules.max_seq_len)
+        share = 0.0 if self.laid_unneeded else hidden_melds
+        layer = HELD_MELD_WEIGHT if self.took else 1.0
+        self.held_meld_odds = (1.0 - share) * layer + share * HIDER_MELD_ODDS
+        """The odds of a hand that holds a whole meld, against one that does not."""
 
     def odds(self, hand: int) -> float:
         """Relative likelihood of ``hand`` as the opponent's current hand."""
@@ -245,8 +268,8 @@ class HandModel:
             for other in mask_indices(held & ~(1 << card)):
                 if (PARTNERS[other] & held).bit_count() < thrown:
                     odds *= DISCARD_WEIGHT
-        if self.took and self.melds.melds_within(hand):
-            odds *= HELD_MELD_WEIGHT
+        if self.held_meld_odds != 1.0 and self.melds.melds_within(hand):
+            odds *= self.held_meld_odds
         return odds
 
 
@@ -336,14 +359,20 @@ class HandsSampler:
     """
 
     def __init__(
-        self, obs: Observation, rng: random.Random, *, steps: int = 15, burn_in: int = 60
+        self,
+        obs: Observation,
+        rng: random.Random,
+        *,
+        steps: int = 15,
+        burn_in: int = 60,
+        hidden_melds: float = 0.0,
     ) -> None:
         k = Knowledge.from_observation(obs)
         self.rng = rng
         self.steps = steps
         self.players = [r.player for r in k.rivals]
         self.weights = [hidden_card_weights(k, r) for r in k.rivals]
-        self.models = [HandModel(obs, r.player) for r in k.rivals]
+        self.models = [HandModel(obs, r.player, hidden_melds=hidden_melds) for r in k.rivals]
         pinned = [0] * len(self.players)
         pool = k.live
         if obs.passed >= 0 and obs.phase is not Phase.EXCHANGE and pool >> obs.passed & 1:
@@ -456,6 +485,8 @@ class SearchBot(Bot):
     """Standard errors by which a candidate must trail the leader to be dropped."""
     override_margin = 1.0
     """Standard errors by which the search must beat the heuristic's choice to overrule it."""
+    hidden_melds = 0.0
+    """Share of opponents its hand model takes to keep whole melds hidden (:class:`HandModel`)."""
 
     def __init__(self, *, rng: random.Random | None = None, budget: Budget | None = None) -> None:
         super().__init__(rng=rng, budget=budget)
@@ -481,9 +512,11 @@ class SearchBot(Bot):
         """A source of opponent hands drawn in proportion to how well they explain his play:
         with two players the opponent's hand (a mask); with more, every other player's
         hand, each by his own model (masks by player)."""
+        share = self.hidden_melds
         if len(obs.tables) > 2:
-            return HandsSampler(obs, self.rng).draw
-        return HandSampler(obs, opponent_card_weights(obs), HandModel(obs), self.rng).draw
+            return HandsSampler(obs, self.rng, hidden_melds=share).draw
+        model = HandModel(obs, hidden_melds=share)
+        return HandSampler(obs, opponent_card_weights(obs), model, self.rng).draw
 
     def _search(
         self, obs: Observation, candidates: list[Action], sample: Callable[[], GameState]

@@ -30,6 +30,7 @@ from .features import Knowledge
 from .heuristic import WIN, HeuristicBot
 from .simple import GreedyBot
 
+
 def laid_from_hand(obs: Observation, action: Action) -> int:
     """How many hand cards a take lays beside the card taken.
 

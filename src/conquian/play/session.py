@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from ..actions import Action, ActionKind
 from ..bots import LEVEL_RATINGS, LEVELS, Bot, make_bot
+from ..bots.coach import hint as coach_hint
 from ..cards import parse_cards_mask
 from ..errors import (
     AmbiguousActionError,
@@ -125,8 +126,6 @@ from .ui import Screen
 
 __all__ = ["QuitRequest", "Session", "ask_level", "pick_default_level", "read_level"]
 
-HINT_BOT = "expert"
-"""The strongest bot a person may play; it gives the hints."""
 SLOW_BOTS = frozenset({"search"})
 """Bots that think long enough to show a spinner."""
 QUIT_WORDS = frozenset({"quit", "q", "exit", "save"})
@@ -280,7 +279,6 @@ class Session:
         self.last_record: GameRecord | None = None
         """The deal just played, whose review the person may ask for (not between two)."""
         """In hot-seat play, the player whose hand the screen may show now."""
-        self._hint_bot: Bot | None = None
         self.driver = self._rebuild()
 
     @property
@@ -701,18 +699,15 @@ class Session:
             self.screen.say(numbered(i, line))
 
     def _hint(self, p: int, obs: Observation) -> None:
-        if self._hint_bot is None:
-            self._hint_bot = make_bot(HINT_BOT, rng=random.Random())
-        bot = self._hint_bot
-        bot.new_deal(p, self.rules)
-        game = self.game
-        assert game is not None
-        bot.rng.seed(f"hint:{self.saved.bot_seed}:{self.deal_number}:{len(game.history)}")
+        """The coach's move and why (the same for the same position, as ``conquian hint``
+        and the review judge it)."""
         with self.screen.thinking(hint_thinking(self.look)):
-            action = bot.act(obs)
+            advice, why = coach_hint(obs)
+        names = tuple(seat.name for seat in self.seats)
         self.screen.say(
             *hint_lines(
-                describe_action(action, obs, self.look), plain(reason_words(bot.why, self.look))
+                describe_action(advice.best, obs, self.look),
+                plain(reason_words(why, self.look, names)),
             )
         )
 

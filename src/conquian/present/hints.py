@@ -26,6 +26,8 @@ The words are a line of spans, each card a span that carries it (:class:`~.spans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action, ActionKind
 from ..melds import partition_mask
 from ..reasons import Reason
@@ -33,7 +35,7 @@ from .i18n import GAME_WORDS, SOURCE_LANGUAGE, current_language, fill, speaking
 from .spans import CardLook, Line, Span, card_span, cards_spans
 from .words import action_spans, command
 
-__all__ = ["reason_words"]
+__all__ = ["candidate_line", "feed_words", "hint_heading", "reason_words"]
 
 _ = GAME_WORDS.gettext
 ngettext = GAME_WORDS.ngettext
@@ -67,8 +69,9 @@ def _messages() -> dict[str, str]:
     }
 
 
-def reason_words(reason: Reason | None, look: CardLook) -> Line:
-    """The reason in a sentence (none for none); an external bot's own words as it sent them."""
+def reason_words(reason: Reason | None, look: CardLook, names: Sequence[str] = ()) -> Line:
+    """The reason in a sentence (none for none); an external bot's own words as it sent them.
+    ``names`` are the players' names, for a danger that names whom a card helps."""
     if reason is None:
         return []
     if reason.key == "external":
@@ -77,6 +80,16 @@ def reason_words(reason: Reason | None, look: CardLook) -> Line:
     if reason.because and reason.action is not None:
         plain_words = _plain(reason, reason.action, look)
         if plain_words is not None:
+            if reason.feeds >= 0 and reason.feeds_card >= 0:
+                name = _name(names, reason.feeds)
+                danger = feed_words(
+                    reason.feeds_card, name, reason.feeds_meld, reason.feeds_count, look
+                )
+                if reason.feeds_card == reason.action.card:  # the move advised gives it
+                    # Translators: a hint's caution before the danger of the move it advises,
+                    # e.g. "Even so: A♠ fits Memo's A♥ A♦ A♣ and he holds 3 cards: ..."
+                    danger = fill(_("Even so: {danger}"), danger=danger)
+                return [*plain_words, Span(" "), *danger]
             return plain_words
     if reason.key == "searched" and reason.action is not None:
         action = _localized(reason.action, look)
@@ -99,6 +112,51 @@ def reason_words(reason: Reason | None, look: CardLook) -> Line:
     if template is None:
         return [Span(reason.code)]
     return fill(template, card=card)
+
+
+def _name(names: Sequence[str], player: int) -> str:
+    """A player's name, or "player N" when the names are not known."""
+    if 0 <= player < len(names) and names[player]:
+        return names[player]
+    # Translators: a player named by his seat number, when his name is not known
+    return _("player {number}").format(number=player)
+
+
+def feed_words(card: int, name: str, meld: int, count: int, look: CardLook) -> Line:
+    """The danger of giving away ``card``: it fits ``name``'s ``meld`` and he holds
+    ``count`` cards.
+
+    >>> from conquian.cards import parse_cards_mask
+    >>> from conquian.present.spans import plain
+    >>> look = CardLook(symbols=True)
+    >>> print(plain(feed_words(6, "Memo", parse_cards_mask("4s 5s 6s"), 2, look)))
+    7♠ fits Memo's 4♠ 5♠ 6♠ and he holds 2 cards: he may go out with it.
+    >>> print(plain(feed_words(6, "Memo", parse_cards_mask("4s 5s 6s"), 0, look)))
+    7♠ fits Memo's 4♠ 5♠ 6♠ and his hand is empty: he goes out with it.
+    """
+    if count == 0:
+        template = _(
+            # Translators: a hint's danger: {card} fits {name}'s meld {meld}; he has no card left
+            "{card} fits {name}'s {meld} and his hand is empty: he goes out with it."
+        )
+    elif count <= 4:
+        template = ngettext(
+            # Translators: a hint's danger: {card} fits {name}'s meld {meld}, and he holds so
+            # few cards that they may all be melds he has not shown
+            "{card} fits {name}'s {meld} and he holds {count} card: he may go out with it.",
+            "{card} fits {name}'s {meld} and he holds {count} cards: he may go out with it.",
+            count,
+        )
+    else:
+        template = ngettext(
+            # Translators: a hint's danger: {card} fits {name}'s meld {meld}; he takes it
+            "{card} fits {name}'s {meld}: he takes it ({count} card left in his hand).",
+            "{card} fits {name}'s {meld}: he takes it ({count} cards left in his hand).",
+            count,
+        )
+    return fill(
+        template, card=card_span(look, card), name=name, meld=_cards(meld, look), count=count
+    )
 
 
 def _localized(action: Action, look: CardLook) -> Line:
@@ -233,3 +291,42 @@ def _plain(reason: Reason, action: Action, look: CardLook) -> Line | None:
         Span(" "),
         *fill(second, move=move, points=round(100 * reason.drop)),
     ]
+
+
+def hint_heading(player: int, samples: int) -> Line:
+    """The first line of ``conquian hint``.
+
+    >>> from conquian.present.spans import plain
+    >>> plain(hint_heading(0, 200))
+    'Hint for player 0, from 200 sampled deals of the cards he cannot see:'
+    """
+    return fill(
+        ngettext(
+            "Hint for player {player}, from {samples} sampled deal of the cards he cannot see:",
+            "Hint for player {player}, from {samples} sampled deals of the cards he cannot see:",
+            samples,
+        ),
+        player=player,
+        samples=samples,
+    )
+
+
+def candidate_line(move: Line, chance: float, close: bool) -> Line:
+    """One move the coach weighed and its winning chance; ``close``: within the estimate's
+    noise of the best.
+
+    >>> from conquian.present.spans import plain
+    >>> plain(candidate_line([Span("discard 5c")], 0.714, False))
+    '  discard 5c: 71% to win'
+    >>> plain(candidate_line([Span("discard As")], 0.70, True))
+    '  discard As: 70% to win (about as good as the best)'
+    """
+    percent = round(100 * chance)
+    if close:
+        # Translators: a move weighed by a hint and its winning chance, e.g. "discard 5c: 71%
+        # to win"; it is within the estimate's noise of the best move
+        template = _("{move}: {percent}% to win (about as good as the best)")
+    else:
+        # Translators: a move weighed by a hint and its winning chance, e.g. "discard 5c: 71% to win"
+        template = _("{move}: {percent}% to win")
+    return [Span("  "), *fill(template, move=move, percent=percent)]

@@ -2,8 +2,9 @@
 
 Each is worked out from what that player saw only (his observation; a deal's record judged
 from his seat), off the event loop, and sent to the connections of that seat that asked and no
-other.  The same position always gets the same hint (the search's budget is a number of sampled
-deals and its generator is seeded from the position), however busy the server is.
+other.  The same position always gets the same hint (the coach's samples are a number of sampled
+deals seeded from the position as the player sees it), however busy the server is, and the
+review of that decision agrees with it (:mod:`conquian.bots.coach`).
 
 Both are bounded, so that no client can make the computer players of other matches wait:
 
@@ -19,12 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import random
 from collections import OrderedDict
 from concurrent.futures import Executor
 from functools import partial
 
-from ..bots import Budget, make_bot
+from ..bots.coach import hint as coach_hint
 from ..bots.review import IN_GAME_SAMPLES, Review, ReviewSettings, review_deals
 from ..present.hints import reason_words
 from ..present.i18n import speaking
@@ -38,11 +38,6 @@ from .room import Room
 
 _ = WEB_WORDS.gettext
 
-HINT_BOT = "search"
-"""The bot that gives hints (a search with a short budget)."""
-HINT_BUDGET = Budget(iterations=50)
-"""The hint's budget: a number of sampled deals and no time limit, so the same position
-always gets the same hint, however busy the server is."""
 REVIEW_SAMPLES = IN_GAME_SAMPLES
 """Sampled deals per decision of a review asked for in the browser (the command line's
 default is 200): a two-player deal is reviewed in a few seconds."""
@@ -118,21 +113,18 @@ class Coach:
                 raise UserError(_("The server is busy: ask again in a moment."))
             obs = live.game.observation(conn.seat)
             seq = live.seq
-        bot = make_bot(
-            HINT_BOT, rng=random.Random(f"hint:{live.bot_seed}:{seq}"), budget=HINT_BUDGET
-        )
-        bot.new_deal(conn.seat, live.rules)
         self._hinting.add(key)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(self.pool, bot.act, obs)
+            advice, why = await asyncio.get_running_loop().run_in_executor(
+                self.pool, coach_hint, obs
+            )
         finally:
             self._hinting.discard(key)
         look = room.views.look
         with speaking(conn.lang):
-            move = describe_action(action, obs, look)
-            conn.send(
-                messages.hint(seq, str(action), move, reason_words(bot.why, look), bot.reason)
-            )
+            move = describe_action(advice.best, obs, look)
+            words = reason_words(why, look, room.views.shown_names())
+            conn.send(messages.hint(seq, str(advice.best), move, words, why.code))
 
     async def review(self, room: Room, conn: Conn, deal: int) -> None:
         """Judge the decisions of this connection's player in finished deal ``deal`` (to the
