@@ -33,9 +33,9 @@ from conquian.bots.review import (
 )
 from conquian.cards import mask_labels, parse_cards_mask
 from conquian.cli import main
-from conquian.notation import parse_action, parse_position
 from conquian.match import Match
 from conquian.melds import meld_table, partition_mask
+from conquian.notation import parse_action, parse_position
 from conquian.observation import Observation, observe
 from conquian.present import review as words
 from conquian.present.i18n import speaking

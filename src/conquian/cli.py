@@ -334,11 +334,11 @@ def cmd_hint(args: argparse.Namespace) -> int:
     from .bots.coach import hint
     from .cards import mask_labels
     from .observation import observe
-    from .state import Phase
     from .present.hints import candidate_line, hint_heading, reason_words
     from .present.letters import card_letters
     from .present.review import move_words
     from .present.spans import CardLook, plain
+    from .state import Phase
 
     state = parse_position(args.position)
     if state.phase is Phase.OVER:
