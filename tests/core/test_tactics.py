@@ -31,7 +31,7 @@ LEVELS: dict[str, Budget | None] = {
     "expert": Budget(iterations=150),
 }
 """Every level: the lower ones slip, but never with a move that loses at once."""
-THEMES = {"no_feed", "take_out", "no_force_out", "no_unsafe_take"}
+THEMES = {"no_feed", "take_out", "no_force_out", "no_unsafe_take", "hidden_meld"}
 
 
 def _ids() -> list[str]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..actions import ActionKind
 from ..cards import ALL_CARDS_MASK, NUM_CARDS, NUM_RANKS, RANK_MASKS
-from ..melds import MeldTable, Partition
+from ..melds import MeldTable, Partition, partition_mask
 from ..observation import Observation
 
 
@@ -126,12 +126,26 @@ def discard_danger(k: Knowledge, melds: MeldTable, card: int) -> float:
     """How much discarding ``card`` may help the other players: with two players, the
     opponent; with more, the one it may help most (it is offered to each in turn)."""
     if len(k.rivals) <= 1:
+        if _goes_out_with(k, melds, card):
+            return FEED_OUT_DANGER
         return _danger(k.live, k.opp_table, k.opp_refused, k.opp_discarded, k.opp_took,
                        k.opp_hand_count, melds, card)  # fmt: skip
     return max(
         _danger(k.live, r.table, r.refused, r.discarded, r.took, r.hand_count, melds, card)
         for r in k.rivals
     )
+
+
+def _goes_out_with(k: Knowledge, melds: MeldTable, card: int) -> bool:
+    """Whether the opponent surely goes out with ``card``: the stock is empty, so the cards
+    unseen are his hand, and with ``card`` they and his table make melds he can lay (a hand
+    of melds he kept hidden)."""
+    if k.stock_count or not k.live or k.live.bit_count() != k.opp_hand_count:
+        return False
+    bit = 1 << card
+    if not direct_fit_mask(melds, k.opp_table, bit) and not melds.can_meld(card, k.live | bit):
+        return False
+    return bool(melds.partitions(partition_mask(k.opp_table) | bit | k.live, 0))
 
 
 def _danger(
