@@ -1,0 +1,130 @@
+"""Play the long strength measurements in parts that survive a stop, and print their tables.
+
+    python scripts/strength_runs.py population [--deals 2000] [--part 250] [--jobs 2]
+    python scripts/strength_runs.py ladder --seed S [--deals 2000] [--part 250] [--jobs 2]
+    python scripts/strength_runs.py table population|ladder [--seed S]
+
+Each match is played with ``conquian arena`` in parts of ``--part`` duplicate deals (the same
+seed, consecutive deals, so exactly the deals one long run would play), each part's JSON result
+written to ``docs/strength-data/<programme>/`` as it ends; a part already there is not played
+again, so a stopped run goes on where it stopped.  ``table`` puts the parts together
+(``conquian arena-combine``'s arithmetic) and prints the Markdown rows of ``docs/strength.md``,
+the worst win rate first.
+
+- ``population``: ``expert`` against every style of :data:`conquian.bots.STYLE_NAMES`,
+  ``greedy`` and ``heuristic``, seed 2027.
+- ``ladder``: each level against the one below, on a seed given after the tuning is done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conquian.bots import LEVELS, STYLE_NAMES
+from conquian.tools.arena import combine_results
+
+DATA = Path(__file__).resolve().parent.parent / "docs" / "strength-data"
+POPULATION_SEED = 2027
+"""The population's seed: not one any bot was tuned on."""
+
+
+def matches(programme: str) -> list[tuple[str, str]]:
+    """The (A, B) pairs of a programme."""
+    if programme == "population":
+        return [("expert", style) for style in ("greedy", "heuristic", *STYLE_NAMES)]
+    levels = list(LEVELS)
+    return [(upper, lower) for lower, upper in itertools.pairwise(levels)]
+
+
+def folder(programme: str, seed: int) -> Path:
+    return DATA / (programme if programme == "population" else f"ladder-{seed}")
+
+
+def part_path(programme: str, seed: int, a: str, b: str, first: int, deals: int) -> Path:
+    return folder(programme, seed) / f"{a}_{b}_deals_{first}-{first + deals - 1}.json"
+
+
+def play(programme: str, seed: int, deals: int, part: int, jobs: int) -> None:
+    """Play every part not played yet, the matches in turn, a part at a time."""
+    folder(programme, seed).mkdir(parents=True, exist_ok=True)
+    for first in range(1, deals + 1, part):
+        size = min(part, deals - first + 1)
+        for a, b in matches(programme):
+            path = part_path(programme, seed, a, b, first, size)
+            if path.exists():
+                continue
+            command = [
+                sys.executable, "-m", "conquian.cli", "arena", a, b,
+                "--deals", str(size), "--first-deal", str(first),
+                "--jobs", str(jobs), "--seed", str(seed), "--json",
+            ]  # fmt: skip
+            result = subprocess.run(command, capture_output=True, text=True, check=False)
+            data = json.loads(result.stdout) if result.returncode == 0 else None
+            if data is None or data.get("interrupted"):
+                sys.exit(f"{a} vs {b}, deals {first}-{first + size - 1}: {result.stderr[-500:]}")
+            tmp = path.with_suffix(".part")
+            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+            tmp.rename(path)
+            print(f"{a} vs {b}, deals {first}-{first + size - 1}: {data['win_rate']:.1%}")
+
+
+def combined(programme: str, seed: int) -> list[dict[str, Any]]:
+    """Each match's parts put together (those with at least one part)."""
+    rows = []
+    for a, b in matches(programme):
+        parts = sorted(folder(programme, seed).glob(f"{a}_{b}_deals_*.json"))
+        if parts:
+            rows.append(combine_results([json.loads(p.read_text("utf-8")) for p in parts]))
+    return rows
+
+
+def table(programme: str, seed: int) -> str:
+    """The Markdown rows, worst win rate first."""
+    lines = [
+        "| A vs B | deals | A wins / losses / draws | A win rate | 95% CI | A ms/move p50 / p90 |",
+        "|---|---:|---|---:|---|---|",
+    ]
+    rows = combined(programme, seed)
+    if programme == "population":
+        rows.sort(key=lambda r: r["win_rate"])
+    for r in rows:
+        a = r["bot_a"]
+        p50, p90 = a.get("ms_per_move_p50"), a.get("ms_per_move_p90")
+        latency = "—" if p50 is None else f"{p50:.0f} / {p90:.0f}"
+        lines.append(
+            f"| {a['spec']} vs {r['bot_b']['spec']} | {r['deals']:,} | {r['wins']} / {r['losses']} / "
+            f"{r['draws']} | **{r['win_rate']:.1%}** | {r['ci95_low']:.1%} \u2013 "
+            f"{r['ci95_high']:.1%} | {latency} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=["population", "ladder", "table"])
+    parser.add_argument("programme", nargs="?", choices=["population", "ladder"])
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--part", type=int, default=250)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    programme = args.programme if args.what == "table" else args.what
+    if programme is None:
+        parser.error("table needs the programme: population or ladder")
+    seed = POPULATION_SEED if programme == "population" else args.seed
+    if seed is None:
+        parser.error("the ladder needs --seed, chosen after the tuning is done")
+    if args.what == "table":
+        print(table(programme, seed))
+    else:
+        play(programme, seed, args.deals, args.part, args.jobs)
+
+
+if __name__ == "__main__":
+    main()
