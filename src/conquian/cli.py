@@ -324,7 +324,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     name = Names((stored,), me=0).obj(0) if stored == PERSON_NAME else shown_name(stored)
     print(plain(words.review_heading(name, player, settings.samples)))
     by_deal = [review.deal_decisions(deal) for deal in range(1, review.deals + 1)]
-    for line in words.review_lines(by_deal, review.summary, look, unicode):
+    names = [shown_name(stored) for stored in review.players]
+    for line in words.review_lines(by_deal, review.summary, look, unicode, names):
         print(plain(line))
     return 0
 

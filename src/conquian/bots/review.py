@@ -56,6 +56,7 @@ from .coach import (
 
 __all__ = [
     "CALIBRATION",
+    "HIDDEN_MELDS",
     "DEFAULT_CANDIDATES",
     "DEFAULT_SAMPLES",
     "IN_GAME_SAMPLES",

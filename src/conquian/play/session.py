@@ -790,7 +790,11 @@ class Session:
             self.screen.say(review_stopped_line())
             return
         lines = review_lines(
-            [review.deal_decisions(1)], review.summary, self.look, self.look.symbols
+            [review.deal_decisions(1)],
+            review.summary,
+            self.look,
+            self.look.symbols,
+            [seat.label for seat in self.seats],  # as `conquian review` names them
         )
         self.screen.say("", *lines, "")
 
