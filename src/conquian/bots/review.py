@@ -56,9 +56,9 @@ from .coach import (
 
 __all__ = [
     "CALIBRATION",
-    "HIDDEN_MELDS",
     "DEFAULT_CANDIDATES",
     "DEFAULT_SAMPLES",
+    "HIDDEN_MELDS",
     "IN_GAME_SAMPLES",
     "MARK_THRESHOLDS",
     "Decision",
