@@ -114,7 +114,7 @@ def test_a_person_at_a_terminal_chooses_the_level(tmp_path: Path) -> None:
     term.type("easy")
     shown = term.read_until("Your opponent:")
     term.read_until("> ")
-    assert "the easy bot, rated 824" in shown and "--level easy" in shown
+    assert f"the easy bot, rated {LEVEL_RATINGS['easy']}" in shown and "--level easy" in shown
     term.type("quit")
     assert term.close() == 0
     saved = json.loads((tmp_path / "saved-game.json").read_text())

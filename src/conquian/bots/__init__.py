@@ -56,7 +56,7 @@ class Level:
     """What plays at a difficulty level: a bot, its budget, and how often it slips.
 
     >>> LEVELS["beginner"]
-    Level(bot='heuristic', budget=None, slip=0.8)
+    Level(bot='heuristic', budget=None, slip=0.85)
     """
 
     bot: str
@@ -66,8 +66,8 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "beginner": Level("heuristic", slip=0.8),
-    "easy": Level("heuristic", slip=0.55),
+    "beginner": Level("heuristic", slip=0.85),
+    "easy": Level("heuristic", slip=0.6),
     "medium": Level("heuristic", slip=0.3),
     "hard": Level("heuristic"),
     "expert": Level("search"),
@@ -77,9 +77,9 @@ levels are ``heuristic`` with slips (a take missed, a careless discard, a force
 forgotten), so that each level wins about 64 of 100 decided deals against the one below."""
 
 LEVEL_RATINGS: dict[str, int] = {
-    "beginner": 718,
-    "easy": 824,
-    "medium": 923,
+    "beginner": 704,
+    "easy": 807,
+    "medium": 922,
     "hard": 1022,
     "expert": 1124,
 }
