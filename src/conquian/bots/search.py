@@ -485,8 +485,11 @@ class SearchBot(Bot):
     """Standard errors by which a candidate must trail the leader to be dropped."""
     override_margin = 1.0
     """Standard errors by which the search must beat the heuristic's choice to overrule it."""
-    hidden_melds = 0.0
-    """Share of opponents its hand model takes to keep whole melds hidden (:class:`HandModel`)."""
+    hidden_melds = 0.1
+    """Share of opponents its hand model takes to keep whole melds hidden (:class:`HandModel`),
+    until one lays a meld his take did not need: against ``greedy`` (300 duplicate deals) and
+    the meld hider (150) it won as often as with none, 343 and 153 games against 341 and 151,
+    so it assumes no one style at no measured cost."""
 
     def __init__(self, *, rng: random.Random | None = None, budget: Budget | None = None) -> None:
         super().__init__(rng=rng, budget=budget)
