@@ -3,6 +3,7 @@
     python scripts/strength_runs.py population [--deals 2000] [--part 250] [--jobs 2]
     python scripts/strength_runs.py ladder --seed S [--deals 2000] [--part 250] [--jobs 2]
     python scripts/strength_runs.py table population|ladder [--seed S]
+    python scripts/strength_runs.py shares RESULT.json [RESULT.json ...]
 
 Each match is played with ``conquian arena`` in parts of ``--part`` duplicate deals (the same
 seed, consecutive deals, so exactly the deals one long run would play), each part's JSON result
@@ -14,6 +15,12 @@ the worst win rate first.
 - ``population``: ``expert`` against every style of :data:`conquian.bots.STYLE_NAMES`,
   ``greedy`` and ``heuristic``, seed 2027.
 - ``ladder``: each level against the one below, on a seed given after the tuning is done.
+
+``shares`` reads the JSON of three- or four-player matches (``conquian arena A B C --rules
+tercerilla --json``) and prints, for each pair of bots, the difference of their win shares
+with a 95% interval from the shuffles' paired differences (each shuffle is played in every
+seating, so the shuffles are the independent units): a bot's win share is *above* another's at
+the 95% level when the interval's lower end is above 0.
 """
 
 from __future__ import annotations
@@ -105,7 +112,42 @@ def table(programme: str, seed: int) -> str:
     return "\n".join(lines)
 
 
+def share_differences(result: dict[str, Any]) -> list[tuple[str, str, float, float, float]]:
+    """Each pair of bots (in the result's order), the difference of their win shares and
+    its 95% interval from the per-shuffle differences.
+
+    >>> result = {"bots": [{"spec": "a"}, {"spec": "b"}, {"spec": "c"}],
+    ...           "results": [[1, "012", 0, None], [1, "021", 1, None],
+    ...                       [2, "012", 0, None], [2, "021", None, None]]}
+    >>> [(a, b, round(d, 2)) for a, b, d, _, _ in share_differences(result)]
+    [('a', 'b', 0.25), ('a', 'c', 0.5), ('b', 'c', 0.25)]
+    """
+    names = [bot["spec"] for bot in result["bots"]]
+    per_deal: dict[int, list[int]] = {}
+    games: dict[int, int] = {}
+    for deal, _seating, winner, _failure in result["results"]:
+        wins = per_deal.setdefault(deal, [0] * len(names))
+        games[deal] = games.get(deal, 0) + 1
+        if winner is not None:
+            wins[winner] += 1
+    rows = []
+    for i, j in itertools.combinations(range(len(names)), 2):
+        diffs = [(w[i] - w[j]) / games[d] for d, w in per_deal.items()]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        var = sum((x - mean) ** 2 for x in diffs) / max(1, n - 1)
+        half = 1.96 * (var / n) ** 0.5
+        rows.append((names[i], names[j], mean, mean - half, mean + half))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
+    if argv is None and sys.argv[1:2] == ["shares"]:
+        for path in sys.argv[2:]:
+            result = json.loads(Path(path).read_text("utf-8"))
+            for a, b, diff, low, high in share_differences(result):
+                print(f"{path}: {a} - {b}: {diff:+.1%} ({low:+.1%} .. {high:+.1%})")
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["population", "ladder", "table"])
     parser.add_argument("programme", nargs="?", choices=["population", "ladder"])
