@@ -43,7 +43,7 @@ from types import FrameType
 from typing import Any
 
 from conquian.bots import Bot, Budget, bot_class, level_of, make_bot
-from conquian.bots.review import (
+from conquian.bots.coach import (
     CALIBRATION,
     LOGIT_CLIP,
     action_chances,

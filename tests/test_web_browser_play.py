@@ -371,6 +371,21 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
     assert ticks == ["0%", "50%", "100%"]
     legend = " ".join(page.locator("#review .review-legend").inner_text().split())
     assert legend == "Your moves Best moves"
+    # each judged decision's position, a tap on its line away: the player's hand, every table
+    # (a marked one's first, when the deal has one), and the danger under a marked one
+    for d in (marked or judged)[:1]:
+        line = page.locator(f'#review li[data-move="{d["move"]}"]')
+        board = line.locator(".review-board")
+        expect(board).to_be_hidden()
+        line.locator("summary").tap()
+        expect(board).to_be_visible()
+        shown = board.locator(".rb-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert shown == d["board"]["hand"]
+        expect(board.locator(".rb-table")).to_have_count(2)
+        feeds = d["mark"] and d["feeds_words"]
+        expect(line.locator(".review-danger")).to_have_count(1 if feeds else 0)
+        box = board.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
     width = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert width[0] <= width[1], "the review is wider than the phone"
     over = page.locator("#summary-title").get_attribute("data-over") == "true"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +15,20 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import hello, play_to_the_end_of_deal, sqlite_database
+from web_helpers import CARD_TOKEN, forbidden_for, hello, play_to_the_end_of_deal, sqlite_database
 
-from conquian.bots.review import ReviewSettings, review_deals
+from conquian.actions import Action
+from conquian.bots.review import Decision, Review, ReviewSettings, review_deals
+from conquian.cards import parse_cards_mask
+from conquian.notation import parse_position
+from conquian.observation import observe
+from conquian.present.hints import feed_words
 from conquian.present.i18n import speaking
 from conquian.present.review import progress_text
 from conquian.records import GameRecord
+from conquian.rules import Rules
 from conquian.web import coach as coach_module
+from conquian.web import messages
 from conquian.web.app import create_app
 from conquian.web.hub import Hub
 
@@ -67,6 +75,11 @@ def ask_review(ws: Any, deal: int) -> tuple[list[dict[str, Any]], dict[str, Any]
             return progress, msg
 
 
+def position_cards(position: str) -> set[str]:
+    """The cards a position string (or a field of one) shows."""
+    return set(re.findall(r"[A2-7JQK][shdc]", position))
+
+
 def computer_game(client: TestClient, deals: int, hints: bool = True) -> dict[str, Any]:
     """A match of ``deals`` deals against the easy computer."""
     request = {"mode": "bot", "level": "easy", "name": "Ana", "hints": hints}
@@ -110,6 +123,23 @@ def test_a_player_reviews_the_deal_that_ended(client: TestClient) -> None:
             assert 0.0 <= d["chance_played"] <= d["chance_best"] <= 1.0
             assert (d["mark"] is None) == (d.get("mark_word") is None)
         assert review["summary_words"] and review["player"] == 0
+        # each decision carries the position the player saw, for the board of a marked one
+        for d in review["decisions"]:
+            board = d["board"]
+            assert d["position"] and board["player"] == 0, d
+            assert sorted(board["hand"]) == sorted(position_cards(d["position"].split()[4]))
+            assert len(board["tables"]) == len(board["hand_counts"]) == 2
+            assert board["hand_counts"][0] == len(board["hand"])
+            assert (board["centre"] is None) == (d["centre_words"] is None)
+        for d in judged:  # the marked ones among them: the danger of a card given away
+            assert (d["feeds"] is None) == (d["feeds_words"] is None)
+        # nothing the player could not see then: no card of another hand, none of the stock
+        states = [state for _, _, state in record.iter_replay()]
+        hidden = [forbidden_for(states[d["index"]], 0) for d in review["decisions"]]
+        assert all(hidden[:2]), hidden  # the other hand, the stock, at the start
+        for d, secret in zip(review["decisions"], hidden, strict=True):
+            shown = set(CARD_TOKEN.findall(json.dumps(d))) | position_cards(d["position"])
+            assert not shown & secret, (d["move"], sorted(shown & secret))
         # asked again: the review kept, at once, no progress this time
         again_progress, again = ask_review(ws, 1)
         assert again_progress == [] and again == review
@@ -188,3 +218,57 @@ def test_reviews_are_shared_kept_bounded_and_never_hold_up_the_computer(
         ws.send_text(hello(made["token"]))
         progress, again = ask_review(ws, 1)
     assert progress == [] and again == reviews[0] and len(calls) == 1
+
+
+def test_a_decision_that_feeds_another_player_says_so_in_his_language() -> None:
+    """A blunder that gives away a card that fits the other player's meld: its danger in
+    words (the language in use), the card and the meld as cards, that player named as the
+    table shows him; its board holds what the player saw, and nothing else."""
+    state = parse_position(
+        "standard discard 0 0 As5s6h5c JsJhJcQc 3h3d3c/KsKhKdKc AhAdAc/2s3s4s - "
+        "Qs2h4h6dQd2c4c 7s7h7d7c5d5h6c6s4dQh2dJd 1"
+    )
+    obs = observe(state, 0)
+    settings = ReviewSettings(samples=4, seed=1)
+    decision = Decision(  # judged as a blunder (the chances are made up: only the words count)
+        deal=1,
+        index=3,
+        phase=obs.phase,
+        legal_count=len(obs.legal_actions),
+        played=Action.parse("discard 5s"),
+        best=Action.parse("discard 5c"),
+        chance_played=0.2,
+        chance_best=0.6,
+        table=obs.tables[0],
+        observation=obs,
+    )
+    done = Review(0, ("Ana", "Ben"), "standard", settings, (decision,), 1)
+    names = ("Ana", "Computadora (fácil)")
+    with speaking("es"):
+        said = messages.review(done, 1, Rules(), names)
+        expected = feed_words(
+            parse_cards_mask("5s").bit_length() - 1,
+            names[1],
+            parse_cards_mask("2s 3s 4s"),
+            4,
+            messages.LOOK,
+        )
+    (item,) = said["decisions"]
+    assert item["mark"] == "blunder" and item["mark_word"] and item["words"]
+    assert item["feeds"] == {"player": 1, "meld": ["2s", "3s", "4s"], "hand_count": 4}
+    assert item["feeds_words"] == messages.segments(expected)
+    assert names[1] in "".join(s for s in item["feeds_words"] if isinstance(s, str))
+    cards = [s for s in item["feeds_words"] if not isinstance(s, str)]
+    assert cards == [{"card": "5s"}, {"card": "2s"}, {"card": "3s"}, {"card": "4s"}]
+    board = item["board"]
+    assert board["hand"] == ["As", "5s", "6h", "5c"] and board["hand_counts"] == [4, 4]
+    assert board["tables"] == [
+        [["3h", "3d", "3c"], ["Ks", "Kh", "Kd", "Kc"]],
+        [["2s", "3s", "4s"], ["Ah", "Ad", "Ac"]],
+    ]
+    assert board["centre"] is None and item["centre_words"] is None
+    assert item["position"].split()[5] == "*"  # the other hand, hidden
+    hidden = forbidden_for(state, 0)
+    shown = set(CARD_TOKEN.findall(json.dumps(said))) | position_cards(item["position"])
+    leaked = shown & hidden
+    assert hidden and not leaked, leaked

@@ -170,7 +170,7 @@ class Coach:
             finally:
                 job.waiting.remove(conn)
         with speaking(conn.lang):
-            conn.send(messages.review(done, deal, live.rules))
+            conn.send(messages.review(done, deal, live.rules, room.views.shown_names()))
 
     async def _work_out(self, key: ReviewKey, job: _Job, record: GameRecord) -> Review:
         """Work out one review in the review thread, telling its progress to whoever waits."""

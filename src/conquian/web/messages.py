@@ -26,14 +26,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
-from ..bots.review import Review
+from ..actions import ActionKind
+from ..bots.review import Decision, Review
 from ..cards import CARDS
 from ..errors import IllegalActionError
 from ..present import review as review_words
 from ..present.errors import illegal_action_words
+from ..present.hints import feed_words
 from ..present.spans import CardLook, Line, plain
 from ..present.words import (
     Names,
+    centre_origin,
 )
 from ..rules import Rules
 from .languages import WEB_WORDS
@@ -311,8 +314,18 @@ class ReviewMessage(TypedDict):
     samples: int
     seed: int
     decisions: list[dict[str, Any]]
-    """Each decision (:meth:`~conquian.bots.review.Decision.to_dict`), the judged ones with
-    ``words`` and ``mark_word``."""
+    """Each decision (:meth:`~conquian.bots.review.Decision.to_dict`): what was played and
+    the best move, their winning chances and the mark; ``position``, the position string of
+    what the player saw (the cards he could not see written ``*``); ``board``, the same as
+    data for a small board (``player``, his ``hand``, every player's ``tables``, the
+    ``centre`` card and its ``centre_source``, the ``dead`` cards, the ``hand_counts`` and
+    the ``stock_count``: nothing he could not see); ``feeds``, null or, when the card he
+    gave away fits another player's meld, that ``player``, the ``meld`` and his
+    ``hand_count``.  Added here: ``centre_words``, where the centre card came from in
+    words (``discarded by Ana``; null without a centre card); and for the judged ones
+    (more than one legal action) ``words``, the decision's line, ``mark_word``, its mark
+    in words (null: none), and ``feeds_words``, the danger of the card given away in
+    words (:func:`~conquian.present.hints.feed_words`; null where ``feeds`` is)."""
     summary: dict[str, Any]
     summary_words: list[Words]
 
@@ -416,14 +429,20 @@ def review_progress(deal: int, done: int, total: int) -> ReviewProgress:
     }
 
 
-def review(done: Review, deal: int, rules: Rules) -> ReviewMessage:
+def review(done: Review, deal: int, rules: Rules, names: Sequence[str]) -> ReviewMessage:
     """A deal's review as one message, its words in the language in use: each decision (the
-    judged ones with their line of words), its winning chances and the summary."""
+    judged ones with their line of words and the danger of a card given away), the
+    position the player saw, its winning chances and the summary.  ``names``: the
+    players' names as shown (in the language in use)."""
+    said = Names(tuple(names), me=done.player)
     decisions = []
     for d in done.deal_decisions(1):
         item = d.to_dict()
         item["deal"] = deal
+        obs = d.observation
+        item["centre_words"] = centre_origin(obs, said) if obs and obs.centre >= 0 else None
         if d.judged:
+            item["feeds_words"] = _feeds_words(d, said)
             played = review_words.move_words(d.played, d.table, d.centre, LOOK)
             best = review_words.move_words(d.best, d.table, d.centre, LOOK)
             mark = None if d.mark is None else d.mark.value
@@ -451,3 +470,16 @@ def review(done: Review, deal: int, rules: Rules) -> ReviewMessage:
             )
         ],
     }
+
+
+def _feeds_words(d: Decision, names: Names) -> Words | None:
+    """The danger of the card a decision gave away (a discard's, an exchange's, or the
+    centre card a pass let go), when it fits another player's meld: None where it fits
+    none."""
+    fed = d.fed
+    if fed is None:
+        return None
+    player, meld, count = fed
+    played = d.played
+    card = played.card if played.kind in (ActionKind.DISCARD, ActionKind.EXCHANGE) else d.centre
+    return segments(feed_words(card, names.names[player], meld, count, LOOK))

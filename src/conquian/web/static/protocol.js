@@ -253,7 +253,30 @@ export {};
  */
 
 /**
- * One decision of a review (`conquian review --json`, review.md); a judged one has `words`.
+ * What the reviewed player saw when he decided, for a small board: his hand, every table,
+ * the centre card, the dead cards, how many cards each hand and the stock held.
+ * @typedef {object} ReviewBoard
+ * @property {number} player
+ * @property {Card[]} hand
+ * @property {Meld[][]} tables
+ * @property {Card | null} centre
+ * @property {string | null} centre_source
+ * @property {Card[]} dead
+ * @property {number[]} hand_counts
+ * @property {number} stock_count
+ */
+
+/**
+ * The player whose meld the card given away fits, that meld, and the cards he held.
+ * @typedef {object} ReviewFeeds
+ * @property {number} player
+ * @property {Meld} meld
+ * @property {number} hand_count
+ */
+
+/**
+ * One decision of a review (`conquian review --json`, review.md); a judged one has `words`,
+ * `mark_word` and `feeds_words` (null: the card given away fits no meld).
  * @typedef {object} ReviewDecision
  * @property {number} deal
  * @property {number} index
@@ -267,8 +290,13 @@ export {};
  * @property {number | null} drop
  * @property {"inaccuracy" | "mistake" | "blunder" | null} mark
  * @property {Card | null} centre
+ * @property {string | null} position  the position string of what the player saw
+ * @property {ReviewBoard | null} board
+ * @property {ReviewFeeds | null} feeds
+ * @property {string | null} centre_words  where the centre card came from, in words
  * @property {Words} [words]
  * @property {string | null} [mark_word]
+ * @property {Words | null} [feeds_words]
  */
 
 /**

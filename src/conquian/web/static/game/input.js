@@ -372,7 +372,9 @@ export function listen(ctl, auto, signal) {
       if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
       const key = event.key;
       if (document.getElementById("summary")) {
-        if (key === "Enter" || key === "Escape") {
+        // Enter on a review's decision opens its board (a <summary>), not the next deal
+        const opens = event.target instanceof Element && event.target.matches("summary");
+        if ((key === "Enter" && !opens) || key === "Escape") {
           event.preventDefault();
           ctl.closeSummary();
         }

@@ -128,7 +128,7 @@ export function summaryOverlay({ game, names, deck, around }) {
       ${countLine(s.match, names)}
       <div class="finals">${seatsHtml}</div>
       ${shuffleCheck(last, around.checks[last.deal])}
-      ${reviewPart(game, last, deck)}
+      ${reviewPart(game, last, deck, names)}
       ${over ? matchOverButtons(game) : ""}
       <button id="btn-next" class="${over ? "" : "primary"}">${esc(over ? t("Look at the table") : t("Next deal"))} <kbd>Enter</kbd></button>
     </div></div>`;
