@@ -506,6 +506,7 @@ HELP_CODE = {
     "legal",
     "replay",
     "review",
+    "hint",
     "verify",
     "serve",
     "selfplay",
