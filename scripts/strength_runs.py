@@ -2,6 +2,7 @@
 
     python scripts/strength_runs.py population [--deals 2000] [--part 250] [--jobs 2]
     python scripts/strength_runs.py ladder --seed S [--deals 2000] [--part 250] [--jobs 2]
+        [--matches A:B,...]
     python scripts/strength_runs.py table population|ladder [--seed S]
     python scripts/strength_runs.py shares RESULT.json [RESULT.json ...]
 
@@ -57,12 +58,16 @@ def part_path(programme: str, seed: int, a: str, b: str, first: int, deals: int)
     return folder(programme, seed) / f"{a}_{b}_deals_{first}-{first + deals - 1}.json"
 
 
-def play(programme: str, seed: int, deals: int, part: int, jobs: int) -> None:
-    """Play every part not played yet, the matches in turn, a part at a time."""
+def play(
+    programme: str, seed: int, deals: int, part: int, jobs: int, only: list[str] | None = None
+) -> None:
+    """Play every part not played yet, the matches in turn, a part at a time (``only``: the
+    matches named ``A:B``)."""
     folder(programme, seed).mkdir(parents=True, exist_ok=True)
+    chosen = [(a, b) for a, b in matches(programme) if only is None or f"{a}:{b}" in only]
     for first in range(1, deals + 1, part):
         size = min(part, deals - first + 1)
-        for a, b in matches(programme):
+        for a, b in chosen:
             path = part_path(programme, seed, a, b, first, size)
             if path.exists():
                 continue
@@ -103,7 +108,7 @@ def table(programme: str, seed: int) -> str:
     for r in rows:
         a = r["bot_a"]
         p50, p90 = a.get("ms_per_move_p50"), a.get("ms_per_move_p90")
-        latency = "—" if p50 is None else f"{p50:.0f} / {p90:.0f}"
+        latency = "—" if p50 is None else f"{p50:.2f} / {p90:.2f}"
         lines.append(
             f"| {a['spec']} vs {r['bot_b']['spec']} | {r['deals']:,} | {r['wins']} / {r['losses']} / "
             f"{r['draws']} | **{r['win_rate']:.1%}** | {r['ci95_low']:.1%} \u2013 "
@@ -155,6 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--part", type=int, default=250)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--matches", help="only these matches, e.g. hard:medium,medium:easy")
     args = parser.parse_args(argv)
     programme = args.programme if args.what == "table" else args.what
     if programme is None:
@@ -165,7 +171,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what == "table":
         print(table(programme, seed))
     else:
-        play(programme, seed, args.deals, args.part, args.jobs)
+        only = args.matches.split(",") if args.matches else None
+        play(programme, seed, args.deals, args.part, args.jobs, only)
 
 
 if __name__ == "__main__":
