@@ -148,7 +148,7 @@ def test_a_hint_verdict_does_not_move_with_the_seed() -> None:
     """The coach calls a move better only beyond the noise: over other seeds the same
     pairs keep their order."""
     flips = pairs = 0
-    for obs, _ in bot_observations(5)[:6]:
+    for obs, _ in bot_observations(5)[:3]:
         first = advise(obs, samples=HINT_SAMPLES)
         for action in first.actions[1:]:
             if not first.clearly_worse(action):
