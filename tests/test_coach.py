@@ -13,7 +13,9 @@ from conquian.actions import Action
 from conquian.bots import make_bot
 from conquian.bots.coach import (
     HINT_SAMPLES,
+    Advice,
     action_results,
+    advice_reason,
     advise,
     feeds,
     hint,
@@ -25,6 +27,8 @@ from conquian.cards import parse_cards_mask as parse_mask
 from conquian.match import Match
 from conquian.notation import format_position, parse_position
 from conquian.observation import Observation, observe
+from conquian.present.hints import reason_words
+from conquian.present.spans import CardLook, plain
 from conquian.records import GameRecord
 from conquian.seats import Seat, SeatDriver
 
@@ -158,3 +162,22 @@ def test_a_hint_verdict_does_not_move_with_the_seed() -> None:
                 pairs += 1
                 flips += other.chance(first.best) < other.chance(action)
     assert pairs >= 4 and flips == 0
+
+
+def test_a_second_best_discard_names_the_pair_it_would_break() -> None:
+    """Where the best discard is a lone card and the second best, clearly worse, breaks up a
+    pair, the reason names the pair; about as good, it says nothing of it."""
+    state = parse_position(
+        "standard discard 0 1 5h5dKcQd Kd As2s3s4s/7h7d7c Ah2h3h/JsJhJd/QsQhQc - - * 1"
+    )
+    obs = observe(state, 0)
+    lone, pair = Action.parse("discard Kc"), Action.parse("discard 5h")
+    clear = Advice(actions=(lone, pair), chances=(0.7, 0.4), errors=(0.0, 0.05), samples=200)
+    why = advice_reason(obs, clear)
+    assert why.second == pair and why.drop == pytest.approx(0.3)
+    assert why.second_breaks == parse_mask("5h 5d")
+    words = plain(reason_words(why, CardLook(), ("Ana", "Memo")))
+    assert words.endswith("5h goes with your 5d.")
+    close = Advice(actions=(lone, pair), chances=(0.7, 0.6), errors=(0.0, 0.05), samples=200)
+    assert advice_reason(obs, close).second_breaks == 0
+    assert "goes with" not in plain(reason_words(advice_reason(obs, close), CardLook()))

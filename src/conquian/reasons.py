@@ -46,6 +46,9 @@ class Reason(NamedTuple):
     """The second-best action the search found (None: none)."""
     second_laid: int = 0
     """For a second-best take, the cards it lays from the hand (a mask)."""
+    second_breaks: int = 0
+    """For a second-best discard, the hand cards it would break up: the card and those it
+    could meld with (the same rank, or the same suit up to two ranks away; a mask)."""
     drop: float = 0.0
     """How much less likely to win the second-best action is, as a winning chance (0 to 1)."""
     feeds: int = -1

@@ -46,6 +46,7 @@ from ..observation import Observation
 from ..reasons import Reason
 from ..sample import determinize
 from ..state import Phase
+from .features import PARTNERS
 from .heuristic import HeuristicBot
 from .search import HandModel, HandSampler, HandsSampler, opponent_card_weights, rollout
 
@@ -353,8 +354,9 @@ def feeds(obs: Observation, action: Action) -> tuple[int, int, int] | None:
 def advice_reason(obs: Observation, advice: Advice) -> Reason:
     """Why the coach's best action is best, as data for the words: the heuristic's plain
     reason for it, the second best and how much less likely to win it is (0 when the two are
-    about as good), and, when the best or else the second best gives away a card that fits a
-    table, which, whose and how many cards he holds."""
+    about as good) with, for a discard, the hand cards it would break up, and, when the best or
+    else the second best gives away a card that fits a table, which, whose and how many cards
+    he holds."""
     best = advice.best
     why = HeuristicBot(rng=random.Random(0)).explain(obs, best)
     if len(advice.actions) < 2:
@@ -362,6 +364,12 @@ def advice_reason(obs: Observation, advice: Advice) -> Reason:
     second = advice.actions[1]
     drop = advice.lead(second) if advice.clearly_worse(second) else 0.0
     laid = partition_mask(second.melds) & obs.hand_mask
+    breaks = 0  # said only where it tells the two apart: the best keeps its pairs whole
+    gives = (ActionKind.DISCARD, ActionKind.EXCHANGE)
+    if drop > 0 and second.kind in gives:
+        partners = PARTNERS[second.card] & obs.hand_mask
+        alone = best.kind not in gives or not PARTNERS[best.card] & obs.hand_mask
+        breaks = partners | 1 << second.card if partners and alone else 0
     fed, given = feeds(obs, best), best
     if fed is None:
         fed, given = feeds(obs, second), second
@@ -374,6 +382,7 @@ def advice_reason(obs: Observation, advice: Advice) -> Reason:
         deals=advice.samples,
         second=second,
         second_laid=laid,
+        second_breaks=breaks,
         drop=max(0.0, drop),
         feeds=player,
         feeds_card=card,

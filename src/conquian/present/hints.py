@@ -80,6 +80,20 @@ def reason_words(reason: Reason | None, look: CardLook, names: Sequence[str] = (
     if reason.because and reason.action is not None:
         plain_words = _plain(reason, reason.action, look)
         if plain_words is not None:
+            second = reason.second
+            if second is not None and reason.second_breaks and reason.feeds_card != second.card:
+                broken = reason.second_breaks & ~(1 << second.card)
+                plain_words = [
+                    *plain_words,
+                    Span(" "),
+                    # Translators: a hint: why not the second-best discard {card}: it goes with
+                    # {cards} of the player's hand (a pair, the start of a set or a run)
+                    *fill(
+                        _("{card} goes with your {cards}."),
+                        card=card_span(look, second.card),
+                        cards=_cards(broken, look),
+                    ),
+                ]
             if reason.feeds >= 0 and reason.feeds_card >= 0:
                 name = _name(names, reason.feeds)
                 danger = feed_words(
