@@ -75,7 +75,7 @@ HIDDEN_MELDS = 0.3
 """Share of players the coach takes to keep whole melds hidden in hand (see
 :class:`~conquian.bots.search.HandModel`): enough that a table one card from out is feared,
 not so much that a player who lays his melds is taken for one who hides them."""
-HINT_SAMPLES = 200
+HINT_SAMPLES = 150
 """Sampled deals of a hint (each candidate played out once in each)."""
 REVIEW_SAMPLES = 400
 """Sampled deals per decision of a review from the command line (the first

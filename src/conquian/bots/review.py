@@ -79,7 +79,7 @@ __all__ = [
 
 DEFAULT_SAMPLES = REVIEW_SAMPLES
 """Sampled deals per decision: a two-player deal is reviewed in seconds on one core."""
-IN_GAME_SAMPLES = 300
+IN_GAME_SAMPLES = 200
 """Sampled deals per decision for a review asked for in a game (the terminal's, the
 browser's): more than a hint's, so the review sees at least what the hint saw."""
 

@@ -68,7 +68,7 @@ def computer_rating(level: str) -> tuple[float, float]:
     apart from it by their measured ratings (:data:`conquian.bots.LEVEL_RATINGS`).
 
     >>> [round(computer_rating(level)[0], 1) for level in ("easy", "medium", "hard")]
-    [20.1, 25.0, 29.9]
+    [19.2, 25.0, 30.0]
     """
     gap = LEVEL_RATINGS.get(level, LEVEL_RATINGS["medium"]) - LEVEL_RATINGS["medium"]
     return MU + gap / 20, COMPUTER_SIGMA
