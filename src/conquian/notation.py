@@ -85,6 +85,21 @@ def field_names(num_players: int, exchange: bool = False) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _centre_field(
+    card: int, source: Source, owner: int | None, offeree: int | None, phase: Phase, n: int
+) -> str:
+    """The centre field of a position string: ``-``, ``7c:d``, or with more than two players
+    ``7c:d2`` (who paid it) and, in phase force, ``7c:d2>0`` (who refused it)."""
+    if card < 0:
+        return "-"
+    field = f"{CARDS[card]}:{source.value}"
+    if n > 2 and source is not Source.UPCARD:
+        field += str(owner)
+        if phase is Phase.FORCE:
+            field += f">{offeree}"
+    return field
+
+
 def format_position(state: GameState) -> str:
     """The position string of a state (always explicit, never ``*``)."""
     n = state.num_players
@@ -92,13 +107,7 @@ def format_position(state: GameState) -> str:
         player = str(state.winner) if state.winner is not None else "-"
     else:
         player = str(state.to_act)
-    centre = "-"
-    if state.centre >= 0:
-        centre = f"{CARDS[state.centre]}:{state.source.value}"
-        if n > 2 and state.source is not Source.UPCARD:
-            centre += str(state.owner)
-            if state.phase is Phase.FORCE:
-                centre += f">{state.offeree}"
+    centre = _centre_field(state.centre, state.source, state.owner, state.offeree, state.phase, n)
     stock = "".join(str(CARDS[i]) for i in state.stock[state.stock_pos :]) or "-"
     fields = [state.rules.to_spec(), state.phase.value, player, str(state.dealer)]
     fields += [format_mask(h, "") or "-" for h in state.hands]
@@ -128,13 +137,7 @@ def format_seen_position(obs: Observation) -> str:
         player = "-" if winner is None else str(winner)
     else:
         player = str(obs.to_act)
-    centre = "-"
-    if obs.centre >= 0:
-        centre = f"{CARDS[obs.centre]}:{obs.source.value}"
-        if n > 2 and obs.source is not Source.UPCARD:
-            centre += str(obs.owner)
-            if obs.phase is Phase.FORCE:
-                centre += f">{obs.offeree}"
+    centre = _centre_field(obs.centre, obs.source, obs.owner, obs.offeree, obs.phase, n)
     hands = ["*"] * n
     hands[obs.viewer] = format_mask(obs.hand_mask, "") or "-"
     fields = [obs.rules.to_spec(), obs.phase.value, player, str(obs.dealer), *hands]

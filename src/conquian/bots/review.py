@@ -149,6 +149,19 @@ class ReviewSettings:
         }
 
 
+BOARD_KEYS = (
+    "player",
+    "hand",
+    "tables",
+    "centre",
+    "centre_source",
+    "dead",
+    "hand_counts",
+    "stock_count",
+)
+"""What a decision's board keeps of the player's observation (:meth:`Observation.to_dict`)."""
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision of the reviewed player, judged."""
@@ -215,16 +228,8 @@ class Decision:
         obs = self.observation
         if obs is None:
             return None
-        return {
-            "player": obs.viewer,
-            "hand": mask_labels(obs.hand_mask),
-            "tables": [[mask_labels(m) for m in table] for table in obs.tables],
-            "centre": str(CARDS[obs.centre]) if obs.centre >= 0 else None,
-            "centre_source": obs.source.value if obs.centre >= 0 else None,
-            "dead": mask_labels(obs.dead_mask),
-            "hand_counts": list(obs.hand_counts),
-            "stock_count": obs.stock_count,
-        }
+        seen = obs.to_dict()
+        return {key: seen[key] for key in BOARD_KEYS}
 
     def to_dict(self) -> dict[str, Any]:
         drop = self.drop
