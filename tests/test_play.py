@@ -12,7 +12,6 @@ import json
 import os
 import re
 import signal
-import subprocess
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +20,6 @@ from typing import Any
 import pexpect
 import pytest
 
-from conquian.bots.review import IN_GAME_SAMPLES
 from conquian.cards import CARDS, mask_indices
 from conquian.play.session import pick_default_level
 from conquian.play.storage import SAVE_NAME, PlayError, SavedMatch, Store
@@ -280,41 +278,6 @@ def test_full_game_against_the_bot_to_its_end(full_game: FullGame) -> None:
 
 
 CLI_REVIEW = [sys.executable, "-m", "conquian.cli", "review"]
-
-
-def test_the_review_of_the_deal_is_shown_when_asked_for_at_its_end(tmp_path: Path) -> None:
-    play = Play(["--seed", "3", "--level", "easy"], tmp_path)
-    for step in range(300):
-        kind = play.wait()
-        if kind in END_PROMPTS:
-            break
-        play.send(play.choose(step))
-    else:
-        raise AssertionError("the deal did not end")
-    end = " ".join(play.screen.split())
-    record = sorted((tmp_path / "records").glob("*.toml"))[-1]
-    assert "review of your moves in this deal, answer r" in end
-    assert f"conquian review {record} --player 0" in end
-    asked = play.prompt
-    play.send("r")
-    assert play.wait() == asked  # the review, then the same question again
-    shown = [line.strip() for line in play.screen.splitlines() if line.strip()]
-    # exactly what `conquian review` prints of the same deal with the same settings
-    printed = subprocess.run(
-        [*CLI_REVIEW, str(record), "--player", "0", "--samples", str(IN_GAME_SAMPLES)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={
-            **os.environ,
-            "PYTHONIOENCODING": "ascii",
-        },  # cards and chart as the plain screen shows them
-    ).stdout
-    expected = [line.strip() for line in printed.splitlines()[1:] if line.strip()]
-    assert expected and any(line.startswith("Winning chance, move by move:") for line in expected)
-    assert shown[-len(expected) :] == expected
-    play.send("n")
-    assert play.finish() == 0
 
 
 def test_ctrl_c_stops_the_review_and_not_the_game(tmp_path: Path) -> None:

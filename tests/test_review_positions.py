@@ -271,6 +271,9 @@ def test_the_terminal_games_review_shows_the_position(tmp_path: Path) -> None:
         raise AssertionError("the deal did not end")
     record_path = sorted((tmp_path / "records").glob("*.toml"))[-1]
     record = load_record(str(record_path))
+    end = " ".join(play.screen.split())
+    assert "review of your moves in this deal, answer r" in end
+    assert f"conquian review {record_path} --player 0" in end
     asked = play.prompt
     play.send("r")
     assert play.wait() == asked
@@ -302,6 +305,11 @@ def test_the_terminal_games_review_shows_the_position(tmp_path: Path) -> None:
     ).stdout.splitlines()
     at_cli = [i for i, line in enumerate(printed) if any(w in line for w in MARK_WORDS)]
     assert [block_under(printed, i) for i in at_cli] == [block_under(lines, i) for i in marked]
+    # and the whole review is what the command prints (but its first line, the file's name)
+    expected = [line.strip() for line in printed[1:] if line.strip()]
+    shown = [line.strip() for line in lines if line.strip()]
+    assert any(line.startswith("Winning chance, move by move:") for line in expected)
+    assert shown[-len(expected) :] == expected
     play.send("n")
     assert play.finish() == 0
 

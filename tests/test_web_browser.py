@@ -1343,7 +1343,9 @@ def test_play_now_seats_two_strangers_together_and_fills_a_tercerilla_with_compu
         ben.click(".player.opp button.name")
         ben.select_option("#conduct-reason", "abuse")
         ben.fill("#conduct-note", "too much ¡Buena!")
-        ben.click("#conduct button[type=submit]")
+        with ben.expect_response(lambda r: r.url.endswith("/report")) as answer:
+            ben.click("#conduct button[type=submit]")
+        assert answer.value.ok, (answer.value.status, answer.value.text())
         expect(ben.locator("#conduct")).to_have_count(0, timeout=WAIT_MS)
         stored = sqlite_database(tmp_path / "people.sqlite3").query(
             "select reason, note from reports"
