@@ -79,9 +79,9 @@ PHONE_LAYOUT_JS = (
     + """
   const root = document.scrollingElement;
   // what a player looks at: every card of every table (yours too), every dead card, the
-  // centre, the prompt, a hint open, the buttons and the hand
+  // centre, the prompt, a hint open, the buttons and the hand; and the header's controls
   const seen = [...document.querySelectorAll(
-    "#hand, #hand .card-btn, #actions button, #prompt, #centre, #dead .chip, .field .table .card, .player.me, .hint, .lesson")].filter(shown);
+    "#hand, #hand .card-btn, #actions button, #prompt, #centre, #dead .chip, .field .table .card, .player.me, .hint, .lesson, header.top > *, header.top nav > *")].filter(shown);
   // a box that scrolls inside the page: what it hides, a player has no reason to look for
   const scrollers = [...document.querySelectorAll("main *")].filter((el) =>
     shown(el) && el.scrollHeight > el.clientHeight + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowY));
@@ -103,12 +103,17 @@ PHONE_LAYOUT_JS = (
 
 def check_phone_layout(page: Page) -> dict[str, Any]:
     """The whole table in the screen (NEWCOMER-ES F1): every card of every table (yours
-    included), every dead card, the centre, the prompt, an open hint, the buttons and the
-    hand inside it and cut by nothing, no box that scrolls and nothing to scroll, each
+    included), every dead card, the centre, the prompt, an open hint, the buttons, the hand
+    and the header's controls inside it and cut by nothing, no box that scrolls and nothing to scroll, each
     button a finger's size, no keyboard hint (once the cards in flight have landed)."""
     page.evaluate(SETTLED_JS)
     at: dict[str, Any] = page.evaluate(PHONE_LAYOUT_JS)
     width, height = at["width"], at["height"]
+    # a phone widens its layout to what overflows it (and shows it all smaller)
+    wide = [
+        b["what"] for b in at["seen"] if b["right"] > (page.viewport_size or {}).get("width", 0)
+    ]
+    assert page.viewport_size == {"width": width, "height": height}, f"zoomed out: {wide} too wide"
     scroll_x, scroll_y, scroll_width, scroll_height = at["scroll"]
     assert (scroll_x, scroll_y) == (0, 0), at["scroll"]
     assert scroll_width <= width and scroll_height <= height, f"the page scrolls: {at['scroll']}"
@@ -404,8 +409,12 @@ def test_a_whole_deal_on_a_phone_fits_the_screen_and_ends_face_up(
 
 
 @pytest.mark.parametrize(
-    ("size", "rules"),
-    [((390, 844), "tercerilla"), ((360, 640), "mexican,num_players=4"), ((360, 640), "standard")],
+    ("size", "rules", "lang"),
+    [
+        ((390, 844), "tercerilla", "es"),
+        ((360, 640), "mexican,num_players=4", "ru"),  # the widest header of the six
+        ((360, 640), "standard", "en"),
+    ],
     ids=["390x844-tercerilla", "360x640-four", "360x640-two"],
 )
 def test_at_every_decision_on_a_phone_every_table_the_dead_cards_and_the_hand_are_in_sight(
@@ -414,15 +423,17 @@ def test_at_every_decision_on_a_phone_every_table_the_dead_cards_and_the_hand_ar
     context: list[BrowserContext],
     size: tuple[int, int],
     rules: str,
+    lang: str,
 ) -> None:
     """At every decision of a deal, the exchange and the force included, and again with the
-    hint open at each kind of decision: what the player must see is on the screen (F1)."""
+    hint open at each kind of decision: what the player must see is on the screen (F1), in
+    the language picked (the header's menus among it)."""
     server, _ = served
     width, height = size
     page = open_page(context, browser, **{**PHONE, "viewport": {"width": width, "height": height}})
     page.add_init_script('localStorage.setItem("conquian.autoplay", "off");')  # every decision
     page.add_init_script(CSP_WATCH)
-    page.goto(server + "/")
+    page.goto(server + f"/?lang={lang}")
     play_the_computer(page, server, rules=rules)
     # the sound is on, and its switch in sight (in the header): pressed, it is off
     sound = page.locator("#sound")
