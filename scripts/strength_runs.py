@@ -4,6 +4,7 @@
     python scripts/strength_runs.py ladder --seed S [--deals 2000] [--part 250] [--jobs 2]
         [--matches A:B,...]
     python scripts/strength_runs.py table population|ladder [--seed S]
+    python scripts/strength_runs.py table fresh
     python scripts/strength_runs.py shares RESULT.json [RESULT.json ...]
 
 Each match is played with ``conquian arena`` in parts of ``--part`` duplicate deals (the same
@@ -15,7 +16,8 @@ the worst win rate first.
 
 - ``population``: ``expert`` against every style of :data:`conquian.bots.STYLE_NAMES`,
   ``greedy`` and ``heuristic``, seed 2027.
-- ``ladder``: each level against the one below, on a seed given after the tuning is done.
+- ``ladder``: each level against the one below, on a seed given after the tuning is done;
+  ``table fresh`` puts the steps on the three seeds of :data:`FRESH_SEEDS` side by side.
 
 ``shares`` reads the JSON of three- or four-player matches (``conquian arena A B C --rules
 tercerilla --json``) and prints, for each pair of bots, the difference of their win shares
@@ -40,6 +42,8 @@ from conquian.tools.arena import combine_results
 DATA = Path(__file__).resolve().parent.parent / "docs" / "strength-data"
 POPULATION_SEED = 2027
 """The population's seed: not one any bot was tuned on."""
+FRESH_SEEDS = (20261207, 20261208, 20261209)
+"""The ladder's seeds chosen after the tuning of 2026-12-07 (``table fresh``)."""
 
 
 def matches(programme: str) -> list[tuple[str, str]]:
@@ -117,6 +121,26 @@ def table(programme: str, seed: int) -> str:
     return "\n".join(lines)
 
 
+def fresh_table() -> str:
+    """The ladder's steps on :data:`FRESH_SEEDS`, a column a seed: the win rate of the decided
+    deals and its 95% interval, with the deals played where they are fewer than 2,000."""
+    seeds = FRESH_SEEDS
+    lines = ["| step | " + " | ".join(str(s) for s in seeds) + " |", "|---|" + "---:|" * len(seeds)]
+    by_seed = {s: {r["bot_a"]["spec"]: r for r in combined("ladder", s)} for s in seeds}
+    for upper, lower in reversed(matches("ladder")):
+        cells = []
+        for s in seeds:
+            r = by_seed[s].get(upper)
+            if r is None:
+                cells.append("—")
+                continue
+            low, high = f"{r['ci95_low']:.1%}"[:-1], f"{r['ci95_high']:.1%}"[:-1]
+            cell = f"{r['win_rate']:.1%} ({low}\u2013{high})"
+            cells.append(cell if r["deals"] >= 2000 else f"{cell}, {r['deals']:,} deals")
+        lines.append(f"| {upper} vs {lower} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def share_differences(result: dict[str, Any]) -> list[tuple[str, str, float, float, float]]:
     """Each pair of bots (in the result's order), the difference of their win shares and
     its 95% interval from the per-shuffle differences.
@@ -155,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["population", "ladder", "table"])
-    parser.add_argument("programme", nargs="?", choices=["population", "ladder"])
+    parser.add_argument("programme", nargs="?", choices=["population", "ladder", "fresh"])
     parser.add_argument("--seed", type=int)
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--part", type=int, default=250)
@@ -164,7 +188,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     programme = args.programme if args.what == "table" else args.what
     if programme is None:
-        parser.error("table needs the programme: population or ladder")
+        parser.error("table needs the programme: population, ladder or fresh")
+    if programme == "fresh":
+        print(fresh_table())
+        return
     seed = POPULATION_SEED if programme == "population" else args.seed
     if seed is None:
         parser.error("the ladder needs --seed, chosen after the tuning is done")
