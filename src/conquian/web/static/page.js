@@ -4,8 +4,12 @@
 
 import { chosen, saveSound, soundOn } from "./memory.js";
 import { escapeHTML as esc, language, languages, t } from "./words.js";
+import { api } from "./server.js";
 
 /** @import { Deck } from "./cards.js" */
+
+/** The page's requests (server.js), for the screens. */
+export { api };
 
 /**
  * What is shown in `app`: one screen at a time (app.js routes).
@@ -188,26 +192,6 @@ export function toast(message, kind = "info", html = null) {
 /** Take the toast away at once. */
 export function hideToast() {
   toastBox.className = "";
-}
-
-/**
- * The server's answer to a GET (or, with a body, a POST of it as JSON).
- * @template T  the answer's type, as the caller names it (protocol.js): not checked here
- * @param {string} path
- * @param {object} [body]
- * @returns {Promise<T>} the answer's JSON
- * @throws {Error} with the server's words for an answer that is not OK
- */
-export async function api(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  };
-  const response = await fetch(path, init);
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || t("The server answered {status}.", { status: response.status }));
-  return data;
 }
 
 /** The message of an error thrown (an Error's, else the thing itself as text).
