@@ -673,6 +673,55 @@ def test_creating_and_joining_are_rate_limited_per_address(tmp_path: Path) -> No
             httpx.get(f"{base}/api/lobby", timeout=WAIT).raise_for_status()
 
 
+def test_new_guests_and_sign_in_attempts_are_rate_limited_per_address(tmp_path: Path) -> None:
+    """A visitor without a cookie is a new guest, counted like a new game (``--rate-limit``);
+    sign-in attempts and new passwords have their own limit, 10 a minute whatever
+    ``--rate-limit`` says.  A refused request makes no player and changes nothing."""
+    with served(tmp_path, "--rate-limit", "3/minute") as (base, _, _):
+        visits = [httpx.get(f"{base}/api/me", timeout=WAIT) for _ in range(4)]
+        assert [v.status_code for v in visits] == [200, 200, 200, 429]
+        refused = visits[3]
+        assert (
+            "Too many requests from your address (at most 3 per minute)" in refused.json()["error"]
+        )
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert "set-cookie" not in refused.headers  # no player was made for it
+        # a player the server knows is not a new guest: he still reads himself
+        ana = httpx.Client(base_url=base, cookies=visits[0].cookies, timeout=WAIT)
+        with ana:
+            assert ana.get("/api/me").json()["id"] == visits[0].json()["id"]
+            made = ana.post(
+                "/api/account/password", json={"login": "ana", "password": "bien-guardada"}
+            )
+            assert made.status_code == 200, made.text  # (one sign-in attempt of ten)
+            tries = [
+                httpx.post(
+                    f"{base}/api/signin/password",
+                    json={"login": "ana", "password": f"wrong-{n:04d}"},
+                    timeout=WAIT,
+                )
+                for n in range(9)
+            ]
+            assert {t.status_code for t in tries} == {401}
+            right = httpx.post(
+                f"{base}/api/signin/password",
+                json={"login": "ana", "password": "bien-guardada"},
+                timeout=WAIT,
+            )
+            assert right.status_code == 429  # the eleventh in a minute, right or wrong
+            assert "at most 10 per minute" in right.json()["error"]
+            assert "set-cookie" not in right.headers
+            # another address (through a proxy on this computer) has its own count
+            elsewhere = httpx.post(
+                f"{base}/api/signin/password",
+                json={"login": "ana", "password": "bien-guardada"},
+                headers={"X-Forwarded-For": "203.0.113.9"},
+                timeout=WAIT,
+            )
+            assert elsewhere.status_code == 200, elsewhere.text
+            assert elsewhere.json()["id"] == visits[0].json()["id"]
+
+
 # ------------------------------------------------------------------ F7: security headers
 
 

@@ -64,3 +64,34 @@ test("the page's own first question is answered by that request, and a failed on
   assert.deepEqual(await again, { id: "p2" });
   assert.equal(sent.length, 3);
 });
+
+test("signed out, the page forgets who it was: the next request asks again, alone", async () => {
+  const { sent, fetch } = heldFetch();
+  globalThis.fetch = fetch;
+  const { api, forgetWho } = await import(new URL("server.js?forget", STATIC).href);
+  const first = api("/api/me");
+  await settle();
+  sent[0].answer(200, { id: "ana" });
+  assert.deepEqual(await first, { id: "ana" });
+  const signOut = api("/api/signout", { everywhere: false }); // known: sent at once
+  await settle();
+  assert.equal(sent.length, 2);
+  sent[1].answer(200, { signed_out: true });
+  await signOut;
+  forgetWho();
+  const who = api("/api/me"); // who the browser is now: asked first
+  const home = api("/api/lobby"); // the home screen's request waits for that answer
+  await settle();
+  assert.deepEqual(sent.slice(2).map((r) => `${r.method} ${r.path}`), ["GET /api/me"]);
+  sent[2].answer(429, { error: "Too many requests" }); // the server is busy: said, and asked again
+  await assert.rejects(who, /Too many/);
+  await settle();
+  assert.deepEqual(sent.slice(3).map((r) => r.path), ["/api/lobby"]);
+  sent[3].answer(200, { tables: [] });
+  assert.deepEqual(await home, { tables: [] });
+  const again = api("/api/me");
+  await settle();
+  assert.equal(sent.length, 5);
+  sent[4].answer(200, { id: "guest2" });
+  assert.deepEqual(await again, { id: "guest2" });
+});

@@ -4,12 +4,12 @@
 
 import { chosen, saveSound, soundOn } from "./memory.js";
 import { escapeHTML as esc, language, languages, t } from "./words.js";
-import { api } from "./server.js";
+import { api, forgetWho } from "./server.js";
 
 /** @import { Deck } from "./cards.js" */
 
 /** The page's requests (server.js), for the screens. */
-export { api };
+export { api, forgetWho };
 
 /**
  * What is shown in `app`: one screen at a time (app.js routes).

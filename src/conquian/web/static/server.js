@@ -41,6 +41,15 @@ export async function api(path, body) {
 }
 
 /**
+ * The browser's cookie names nobody now (signed out, or the account erased): the next
+ * request asks who it is first and alone again, as the page's first did (see firstVisit).
+ */
+export function forgetWho() {
+  known = false;
+  firstVisit = null;
+}
+
+/**
  * One request to the server, as api() describes it.
  * @param {string} path
  * @param {object} [body]

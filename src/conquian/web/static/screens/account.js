@@ -5,7 +5,7 @@
 // and used by the browser (passkeys.js).
 
 import { settingsHere } from "../memory.js";
-import { api, app, byId, element, errorText, toast } from "../page.js";
+import { api, app, byId, element, errorText, forgetWho, toast } from "../page.js";
 import { creationOptions, credentialJSON, passkeysWork, requestOptions } from "../passkeys.js";
 import { escapeHTML as esc, language, t, tn } from "../words.js";
 
@@ -135,6 +135,22 @@ export function showAccount(signedIn) {
       toast(errorText(err), "error");
     }
   };
+  /**
+   * Signed out (or erased): this browser is nobody now, so the page forgets who it was and
+   * goes home as whoever the server says it is next.  If the server cannot say yet (busy,
+   * offline), the page says why and goes home all the same: it does not stay on the account
+   * it left.
+   * @param {string} said */
+  const leave = async (said) => {
+    toast(said);
+    forgetWho();
+    /** @type {Partial<Me>} */
+    const me = await api("/api/me").catch((/** @type {unknown} */ err) => {
+      toast(`${said} ${errorText(err)}`, "error");
+      return {};
+    });
+    await signedIn(/** @type {Me} */ (me), "#/");
+  };
   /** @param {Me} me @param {Account} account */
   const wire = (me, account) => {
     byId("name-form").addEventListener("submit", (e) => {
@@ -185,22 +201,22 @@ export function showAccount(signedIn) {
       document.getElementById(id)?.addEventListener("click", async () => {
         try {
           await api("/api/signout", { everywhere });
-          toast(t("Signed out."));
-          await signedIn(await api("/api/me"), "#/");
         } catch (err) {
           toast(errorText(err), "error");
+          return;
         }
+        await leave(t("Signed out."));
       });
     }
     byId("erase").addEventListener("click", async () => {
       if (!confirm(t("Delete your account for good? Your name, ratings and ways to sign in are erased; this cannot be undone."))) return;
       try {
         await api("/api/account/delete", { erase: true });
-        toast(t("Your account is deleted."));
-        await signedIn(await api("/api/me"), "#/");
       } catch (err) {
         toast(errorText(err), "error");
+        return;
       }
+      await leave(t("Your account is deleted."));
     });
   };
   draw().catch((err) => {
