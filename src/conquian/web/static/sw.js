@@ -8,7 +8,7 @@
 /** This worker's global scope (its lib: tsconfig.worker.json). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-const CACHE = "conquian-shell-13";
+const CACHE = "conquian-shell-14";
 // Every file the page needs to open: the page, each module it imports (tests/js checks that
 // this list holds the whole import graph of app.js), its style and icons.
 const SHELL = [

@@ -136,12 +136,19 @@ export function showAccount(signedIn) {
     }
   };
   /**
-   * Signed out (or erased): this browser is nobody now, so the page forgets who it was and
+   * Sign out (or erase the account) with a POST of `body` to `path`; a refusal is said and
+   * changes nothing.  Once done, this browser is nobody, so the page forgets who it was and
    * goes home as whoever the server says it is next.  If the server cannot say yet (busy,
    * offline), the page says why and goes home all the same: it does not stay on the account
    * it left.
-   * @param {string} said */
-  const leave = async (said) => {
+   * @param {string} path @param {object} body @param {string} said */
+  const leave = async (path, body, said) => {
+    try {
+      await api(path, body);
+    } catch (err) {
+      toast(errorText(err), "error");
+      return;
+    }
     toast(said);
     forgetWho();
     /** @type {Partial<Me>} */
@@ -198,25 +205,11 @@ export function showAccount(signedIn) {
       }),
     );
     for (const [id, everywhere] of /** @type {[string, boolean][]} */ ([["sign-out", false], ["sign-out-all", true]])) {
-      document.getElementById(id)?.addEventListener("click", async () => {
-        try {
-          await api("/api/signout", { everywhere });
-        } catch (err) {
-          toast(errorText(err), "error");
-          return;
-        }
-        await leave(t("Signed out."));
-      });
+      document.getElementById(id)?.addEventListener("click", () => leave("/api/signout", { everywhere }, t("Signed out.")));
     }
-    byId("erase").addEventListener("click", async () => {
+    byId("erase").addEventListener("click", () => {
       if (!confirm(t("Delete your account for good? Your name, ratings and ways to sign in are erased; this cannot be undone."))) return;
-      try {
-        await api("/api/account/delete", { erase: true });
-      } catch (err) {
-        toast(errorText(err), "error");
-        return;
-      }
-      await leave(t("Your account is deleted."));
+      leave("/api/account/delete", { erase: true }, t("Your account is deleted."));
     });
   };
   draw().catch((err) => {
