@@ -1158,6 +1158,37 @@ def finish_a_game_against_the_computer(page: Page, server: str, seed: int) -> st
     return str(made["id"])
 
 
+def test_erasing_an_account_and_signing_out_everywhere_go_home_as_a_new_guest(
+    served: tuple[str, Path], browser: Browser
+) -> None:
+    """From *Your account*: *Delete my account* (confirmed) and *Sign out everywhere* each
+    say what was done and go home, the browser a new guest."""
+    server, _ = served
+    context = browser.new_context(viewport={"width": 390, "height": 844}, **STILL)
+    page = context.new_page()
+    page.add_init_script(ASK_ME)
+    page.on("dialog", lambda dialog: dialog.accept())
+    me = lambda: page.evaluate("() => fetch('/api/me').then((r) => r.json())")  # noqa: E731
+    for login, button, said in (
+        ("erasable", "#erase", "Your account is deleted."),
+        ("everywhere", "#sign-out-all", "Signed out."),
+    ):
+        page.goto(server + "/#/account")
+        page.locator("#password-box summary").click()
+        page.fill("#login", login)
+        page.fill("#password", "bien-guardada")
+        page.click("#password-form button[type=submit]")
+        expect(page.locator("#sign-out")).to_be_visible(timeout=WAIT_MS)  # an account now
+        account = me()
+        assert account["guest"] is False
+        page.click(button)
+        expect(page).to_have_url(re.compile(r"#/$"), timeout=WAIT_MS)
+        expect(page.locator("#toast")).to_have_text(said, timeout=WAIT_MS)
+        now = me()
+        assert now["id"] != account["id"] and now["guest"] is True
+    context.close()
+
+
 def test_two_people_rate_a_table_keep_their_players_and_see_them_from_any_browser(
     served: tuple[str, Path], browser: Browser
 ) -> None:
